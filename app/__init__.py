@@ -1,0 +1,1 @@
+"""Parlour's web application: rooms, seats, play, websockets and pages."""

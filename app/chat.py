@@ -1,0 +1,59 @@
+"""Table chat: stored, escaped by the client (sent as text), length-limited, slowed when flooded."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from sqlalchemy import select
+
+from app.errors import ApiError
+from app.live import LiveTable, LiveTables, PlayerInfo
+from app.models import ChatMessage, Player, utcnow
+from app.notify import Notifier
+
+CHAT_BURST = 5  # messages ...
+CHAT_WINDOW = 10.0  # ... per this many seconds, per connection
+HISTORY = 100
+
+
+def check_flood(times: list[float], now: float | None = None) -> None:
+    """Allow CHAT_BURST messages per CHAT_WINDOW seconds; ``times`` is the sender's history."""
+    now = time.monotonic() if now is None else now
+    while times and now - times[0] > CHAT_WINDOW:
+        times.pop(0)
+    if len(times) >= CHAT_BURST:
+        wait = CHAT_WINDOW - (now - times[0])
+        raise ApiError(429, "slow_down", f"You are sending messages too fast; wait {wait:.0f} s.")
+    times.append(now)
+
+
+def clean_chat(text: object, max_chars: int) -> str:
+    if not isinstance(text, str) or not text.strip():
+        raise ApiError(422, "empty_message", "Write something to send.")
+    text = text.strip()
+    if len(text) > max_chars:
+        raise ApiError(422, "message_too_long", f"A message is at most {max_chars} characters.")
+    return "".join(c for c in text if c in "\n\t" or c.isprintable())
+
+
+async def post_chat(live_tables: LiveTables, notifier: Notifier, live: LiveTable, player: PlayerInfo,
+                    text: str) -> dict[str, Any]:
+    async with live_tables.sessions() as s, s.begin():
+        row = ChatMessage(table_id=live.id, player_id=player.id, text=text, created_at=utcnow())
+        s.add(row)
+        await s.flush()
+        await notifier.in_transaction(s, live.id, "chat")
+    return {"id": row.id, "name": player.name, "seat": player.seat, "text": text,
+            "at": row.created_at.isoformat() + "Z"}
+
+
+async def recent_chat(live_tables: LiveTables, table_id: int, after_id: int = 0) -> list[dict[str, Any]]:
+    async with live_tables.sessions() as s:
+        rows = (await s.execute(
+            select(ChatMessage.id, ChatMessage.text, ChatMessage.created_at, Player.name, Player.seat)
+            .join(Player, Player.id == ChatMessage.player_id)
+            .where(ChatMessage.table_id == table_id, ChatMessage.id > after_id)
+            .order_by(ChatMessage.id.desc()).limit(HISTORY))).all()
+    return [{"id": r.id, "name": r.name, "seat": r.seat, "text": r.text,
+             "at": r.created_at.isoformat() + "Z"} for r in reversed(rows)]

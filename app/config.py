@@ -1,0 +1,59 @@
+"""One settings object, read from the environment."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+
+from engines.registry import BUILTIN
+
+
+def _default_engines() -> tuple[str, ...]:
+    raw = os.environ.get("PARLOUR_ENGINES", "")
+    return tuple(p.strip() for p in raw.split(",") if p.strip()) or BUILTIN
+
+
+@dataclass(frozen=True)
+class Settings:
+    """How this server runs.
+
+    DATABASE_URL  SQLAlchemy URL; SQLite file in the working folder by default.
+    HOST, PORT    where `parlour serve` listens.
+    PUBLIC_URL    the address players reach the site at, for absolute invitation links
+                  (default: taken from each request).
+    PARLOUR_ENGINES  comma-separated "module:ENGINE" paths of the games to host (default: all).
+    SNAPSHOT_EVERY   store an engine snapshot every N moves.
+    """
+
+    database_url: str = field(default_factory=lambda: os.environ.get(
+        "DATABASE_URL", "sqlite+aiosqlite:///./parlour.db"))
+    host: str = field(default_factory=lambda: os.environ.get("HOST", "127.0.0.1"))
+    port: int = field(default_factory=lambda: int(os.environ.get("PORT", "8000")))
+    public_url: str | None = field(default_factory=lambda: os.environ.get("PUBLIC_URL") or None)
+    engines: tuple[str, ...] = field(default_factory=_default_engines)
+    snapshot_every: int = field(default_factory=lambda: int(os.environ.get("SNAPSHOT_EVERY", "50")))
+    max_frame_bytes: int = 64 * 1024
+    chat_max_chars: int = 500
+    failed_lookups_per_minute: int = 10
+
+
+def async_url(url: str) -> str:
+    """The async-driver form of a database URL (what the server uses)."""
+    if url.startswith("sqlite:///"):
+        return "sqlite+aiosqlite:///" + url.removeprefix("sqlite:///")
+    for prefix in ("postgresql://", "postgres://", "postgresql+psycopg2://"):
+        if url.startswith(prefix):
+            return "postgresql+psycopg://" + url.removeprefix(prefix)
+    return url
+
+
+def sync_url(url: str) -> str:
+    """The sync-driver form of a database URL (what Alembic uses)."""
+    url = async_url(url)
+    if url.startswith("sqlite+aiosqlite:"):
+        return "sqlite:" + url.removeprefix("sqlite+aiosqlite:")
+    return url  # psycopg 3 serves both sync and async
+
+
+def is_postgres(url: str) -> bool:
+    return async_url(url).startswith("postgresql")

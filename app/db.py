@@ -1,0 +1,46 @@
+"""Database engine, sessions and migrations."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from alembic import command
+from alembic.config import Config
+from sqlalchemy import event
+from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
+
+from app.config import async_url, is_postgres
+from app.paths import ROOT
+
+
+def make_engine(url: str) -> AsyncEngine:
+    url = async_url(url)
+    if is_postgres(url):
+        return create_async_engine(url, pool_size=10, max_overflow=20, pool_pre_ping=False)
+    engine = create_async_engine(url, connect_args={"timeout": 30})
+
+    @event.listens_for(engine.sync_engine, "connect")
+    def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
+        # WAL: readers never block the writer; NORMAL keeps every committed move across a
+        # process crash (only an OS crash could lose the last commits).
+        cur = dbapi_conn.cursor()
+        cur.execute("PRAGMA journal_mode=WAL")
+        cur.execute("PRAGMA synchronous=NORMAL")
+        cur.execute("PRAGMA foreign_keys=ON")
+        cur.execute("PRAGMA busy_timeout=30000")
+        cur.close()
+
+    return engine
+
+
+def sessionmaker(engine: AsyncEngine) -> async_sessionmaker[Any]:
+    return async_sessionmaker(engine, expire_on_commit=False)
+
+
+def migrate(url: str) -> None:
+    """Bring the database to the newest schema (what `parlour serve` does first)."""
+    cfg = Config(str(ROOT / "alembic.ini"))
+    cfg.set_main_option("script_location", str(ROOT / "migrations"))
+    cfg.attributes["database_url"] = url
+    cfg.attributes["configure_logging"] = False
+    command.upgrade(cfg, "head")

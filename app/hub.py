@@ -1,0 +1,223 @@
+"""Websocket connections per table, and what each is sent.
+
+Every connection has an outbox drained by its own task, so a slow reader never holds up the
+others; views are computed once per seat per change, and only for seats that are connected.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import Any
+
+import orjson
+from starlette.websockets import WebSocket
+
+from app.live import LiveTable, LiveTables
+from app.notify import Notifier
+
+log = logging.getLogger("parlour.hub")
+OUTBOX_LIMIT = 256
+
+
+@dataclass(eq=False)
+class Connection:
+    ws: WebSocket
+    table_id: int
+    player_id: int | None  # None: a spectator
+    seat: int | None = None
+    last_seq: int = -1  # the newest log line this connection has been sent
+    last_chat: int = 0
+    outbox: asyncio.Queue[bytes | None] = field(default_factory=lambda: asyncio.Queue(OUTBOX_LIMIT))
+    writer: asyncio.Task[None] | None = None
+    chat_times: list[float] = field(default_factory=list)
+
+    def send(self, message: dict[str, Any]) -> None:
+        try:
+            self.outbox.put_nowait(orjson.dumps(message))
+        except asyncio.QueueFull:
+            # A reader this far behind gets a fresh start when it reconnects.
+            log.info("closing a connection whose outbox is full")
+            self.close()
+
+    def send_raw(self, data: bytes) -> None:
+        try:
+            self.outbox.put_nowait(data)
+        except asyncio.QueueFull:
+            self.close()
+
+    def close(self) -> None:
+        with contextlib.suppress(asyncio.QueueFull):
+            self.outbox.put_nowait(None)
+
+    async def run_writer(self) -> None:
+        try:
+            while True:
+                data = await self.outbox.get()
+                if data is None:
+                    await self.ws.close(code=1013)
+                    return
+                await self.ws.send_text(data.decode())
+        except Exception:  # the peer went away; the reader side cleans up
+            return
+
+
+class Hub:
+    def __init__(self, live: LiveTables, notifier: Notifier) -> None:
+        self.live = live
+        self.notifier = notifier
+        self.rooms: dict[int, set[Connection]] = defaultdict(set)
+        # player ids connected through other server processes: table -> process -> ids
+        self.remote_presence: dict[int, dict[str, set[int]]] = defaultdict(dict)
+
+    # -- membership ---------------------------------------------------------------------------
+
+    def local_connected(self, table_id: int) -> set[int]:
+        return {c.player_id for c in self.rooms.get(table_id, ()) if c.player_id is not None}
+
+    def connected(self, table_id: int) -> set[int]:
+        ids = self.local_connected(table_id)
+        for remote in self.remote_presence.get(table_id, {}).values():
+            ids |= remote
+        return ids
+
+    async def join(self, conn: Connection, live: LiveTable) -> None:
+        before = self.local_connected(live.id)
+        self.rooms[live.id].add(conn)
+        conn.writer = asyncio.create_task(conn.run_writer())
+        conn.send({"type": "table", "table": live.public_summary(self.connected(live.id))})
+        self.send_view(conn, live)
+        if self.local_connected(live.id) != before:
+            await self.presence_changed(live)
+
+    async def leave(self, conn: Connection) -> None:
+        room = self.rooms.get(conn.table_id)
+        if room is None:
+            return
+        before = self.local_connected(conn.table_id)
+        room.discard(conn)
+        conn.close()
+        if not room:
+            self.rooms.pop(conn.table_id, None)
+        if self.local_connected(conn.table_id) != before:
+            live = self.live.cached(conn.table_id)
+            if live is not None:
+                await self.presence_changed(live)
+
+    async def presence_changed(self, live: LiveTable) -> None:
+        self.push_table(live)
+        try:
+            await self.notifier.send(live.id, "presence", c=sorted(self.local_connected(live.id)))
+        except Exception:
+            log.exception("could not share presence")
+
+    # -- what is sent -------------------------------------------------------------------------
+
+    def push_table(self, live: LiveTable) -> None:
+        """Players, status, who is connected: after joins, the start, presence changes."""
+        message = orjson.dumps({"type": "table", "table": live.public_summary(self.connected(live.id))})
+        for conn in list(self.rooms.get(live.id, ())):
+            conn.send_raw(message)
+
+    def view_message(self, live: LiveTable, seat: int | None, after_seq: int) -> dict[str, Any]:
+        engine = live.engine
+        awaiting = live.awaiting()
+        message: dict[str, Any] = {
+            "type": "view",
+            "seq": live.seq,
+            "seat": seat,
+            "status": live.status,
+            "awaiting": awaiting,
+            "view": engine.view(live.state, seat),
+            "log": live.log_for(seat, after_seq),
+            "moves": engine.legal_moves(live.state, seat) if seat is not None and seat in awaiting else [],
+        }
+        if live.status == "finished":
+            message["result"] = live.result
+            message["seed"] = live.seed
+        return message
+
+    def send_view(self, conn: Connection, live: LiveTable) -> None:
+        if live.state is None or conn.last_seq >= live.seq:
+            return
+        conn.send(self.view_message(live, conn.seat, max(conn.last_seq, 0) if conn.last_seq >= 0 else 0))
+        conn.last_seq = live.seq
+
+    def push_views(self, live: LiveTable) -> None:
+        """Send every connected seat the view after a change, computed once per seat."""
+        room = self.rooms.get(live.id)
+        if not room or live.state is None:
+            return
+        cache: dict[tuple[int | None, int], bytes] = {}
+        for conn in list(room):
+            if conn.last_seq >= live.seq:
+                continue
+            key = (conn.seat, conn.last_seq)
+            data = cache.get(key)
+            if data is None:
+                data = orjson.dumps(self.view_message(live, conn.seat, max(conn.last_seq, 0)))
+                cache[key] = data
+            conn.send_raw(data)
+            conn.last_seq = live.seq
+
+    def push_chat(self, table_id: int, messages: list[dict[str, Any]]) -> None:
+        if not messages:
+            return
+        data = orjson.dumps({"type": "chat", "messages": messages})
+        for conn in list(self.rooms.get(table_id, ())):
+            conn.send_raw(data)
+
+    def push_error(self, conn: Connection, error: str, message: str, **extra: Any) -> None:
+        conn.send({"type": "error", "error": error, "message": message, **extra})
+
+    # -- other processes ----------------------------------------------------------------------
+
+    async def on_notification(self, payload: dict[str, Any]) -> None:
+        table_id = int(payload["t"])
+        kind = payload.get("k")
+        if kind == "presence":
+            self.remote_presence[table_id][str(payload["p"])] = set(payload.get("c", ()))
+            live = self.live.cached(table_id)
+            if live is not None:
+                self.push_table(live)
+            return
+        if table_id not in self.rooms:
+            self.live.forget(table_id)  # nobody here watches it: reload when next asked
+            return
+        if kind == "lobby":
+            self.live.forget(table_id)
+            live = await self.live.get(table_id)
+            if live is not None:
+                self.push_table(live)
+                self._assign_seats(live)
+                self.push_views(live)
+        elif kind == "moves":
+            live = await self.live.get(table_id)
+            if live is None:
+                return
+            async with live.lock:
+                before = live.status
+                await self.live.catch_up(live)
+            if live.status != before:
+                self.push_table(live)
+            self.push_views(live)
+        elif kind == "chat":
+            from app.chat import recent_chat  # a late import: chat needs the hub's types
+
+            room = self.rooms.get(table_id, set())
+            since = min((c.last_chat for c in room), default=0)
+            messages = await recent_chat(self.live, table_id, after_id=since)
+            for conn in list(room):
+                fresh = [m for m in messages if m["id"] > conn.last_chat]
+                if fresh:
+                    conn.send({"type": "chat", "messages": fresh})
+                    conn.last_chat = fresh[-1]["id"]
+
+    def _assign_seats(self, live: LiveTable) -> None:
+        by_id = {p.id: p for p in live.players}
+        for conn in self.rooms.get(live.id, ()):
+            if conn.player_id is not None and conn.player_id in by_id:
+                conn.seat = by_id[conn.player_id].seat

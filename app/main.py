@@ -1,0 +1,72 @@
+"""The FastAPI application."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from app.config import Settings
+from app.errors import ApiError
+from app.guard import GuardMiddleware, install_log_redaction
+from app.parlour import Parlour
+from app.paths import STATIC
+from app.routes import api, pages, sockets
+
+log = logging.getLogger("parlour")
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    settings = settings or Settings()
+    parlour = Parlour(settings)
+    install_log_redaction()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        await parlour.start()
+        yield
+        await parlour.stop()
+
+    app = FastAPI(title="Parlour", lifespan=lifespan,
+                  docs_url="/api/docs", openapi_url="/api/openapi.json", redoc_url=None)
+    app.state.parlour = parlour
+    app.include_router(api.router)
+    app.include_router(sockets.router)
+    app.include_router(pages.router)
+    app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")
+    app.add_middleware(GuardMiddleware, max_body=settings.max_frame_bytes)
+
+    @app.exception_handler(ApiError)
+    async def api_error(request: Request, exc: ApiError) -> JSONResponse:
+        headers = {"Retry-After": str(exc.extra["retry_after"])} if "retry_after" in exc.extra else None
+        return JSONResponse(exc.as_json(), status_code=exc.status, headers=headers)
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid_request(request: Request, exc: RequestValidationError) -> JSONResponse:
+        first = exc.errors()[0] if exc.errors() else {}
+        where = ".".join(str(p) for p in first.get("loc", ()) if p != "body") or "body"
+        if first.get("type") == "json_invalid":
+            message = "The request body is not valid JSON."
+        else:
+            message = f"{where}: {first.get('msg', 'invalid')}."
+        return JSONResponse({"error": "invalid_request", "message": message}, status_code=422)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        words = {404: "not_found", 405: "method_not_allowed"}
+        return JSONResponse({"error": words.get(exc.status_code, "http_error"), "message": str(exc.detail)},
+                            status_code=exc.status_code)
+
+    @app.exception_handler(Exception)
+    async def unexpected(request: Request, exc: Exception) -> JSONResponse:
+        log.exception("unexpected error")
+        return JSONResponse({"error": "server_error", "message": "Something went wrong on the server; "
+                             "nothing was changed."}, status_code=500)
+
+    return app

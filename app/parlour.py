@@ -1,0 +1,65 @@
+"""The server's parts, wired once per process."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import Depends, Request
+from starlette.requests import HTTPConnection
+
+from app.config import Settings, is_postgres
+from app.db import make_engine, sessionmaker
+from app.guard import FailedLookups
+from app.hub import Hub
+from app.live import LiveTable, LiveTables, PlayerInfo
+from app.mover import Mover
+from app.notify import Notifier, PostgresNotifier
+from app.rooms import Rooms
+from app.tokens import hash_token
+from engines.base import Engine
+from engines.registry import load_engines
+
+
+class Parlour:
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self.engines: dict[str, Engine] = load_engines(settings.engines)
+        self.db = make_engine(settings.database_url)
+        self.sessions = sessionmaker(self.db)
+        self.notifier: Notifier = (PostgresNotifier(settings.database_url)
+                                   if is_postgres(settings.database_url) else Notifier())
+        self.live = LiveTables(self.sessions, self.engines)
+        self.hub = Hub(self.live, self.notifier)
+        self.rooms = Rooms(self.live, self.notifier)
+        self.mover = Mover(self.live, self.hub, self.notifier, settings.snapshot_every)
+        self.failed_lookups = FailedLookups(settings.failed_lookups_per_minute)
+
+    async def start(self) -> None:
+        await self.notifier.start(self.hub.on_notification)
+
+    async def stop(self) -> None:
+        await self.notifier.stop()
+        await self.db.dispose()
+
+    def public_base(self, conn: HTTPConnection) -> str:
+        if self.settings.public_url:
+            return self.settings.public_url.rstrip("/")
+        return str(conn.base_url).rstrip("/")
+
+    async def seat(self, token: str) -> tuple[LiveTable, PlayerInfo] | None:
+        if not 8 <= len(token) <= 128:
+            return None
+        return await self.live.by_token_hash(hash_token(token))
+
+
+def get_parlour(conn: HTTPConnection) -> Parlour:
+    parlour: Parlour = conn.app.state.parlour
+    return parlour
+
+
+def client_id(request: Request) -> str:
+    return request.client.host if request.client else "unknown"
+
+
+ParlourDep = Annotated[Parlour, Depends(get_parlour)]
+JSON = dict[str, Any]

@@ -1,0 +1,150 @@
+"""The public JSON API: the pages use it, and so can bots and scripts."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Request
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel, ConfigDict, Field
+
+from app.errors import ApiError, not_found
+from app.live import LiveTable, PlayerInfo
+from app.parlour import JSON, Parlour, ParlourDep, client_id
+from app.rooms import Rooms
+from app.tokens import normalize_code
+
+router = APIRouter(prefix="/api", tags=["api"])
+
+
+class FoundIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    game: str
+    name: Any = None
+    options: dict[str, Any] | None = None
+
+
+class JoinIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    name: Any = None
+
+
+class MoveIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    seq: int = Field(strict=True)
+    move: dict[str, Any]
+
+
+async def lookup_table(parlour: Parlour, request: Request, raw_code: str) -> LiveTable:
+    """Find a table by code; repeated misses from one client are slowed down."""
+    client = client_id(request)
+    wait = parlour.failed_lookups.retry_after(client)
+    if wait:
+        raise ApiError(429, "too_many_attempts",
+                       f"Too many unknown codes from your address; try again in {wait} s.",
+                       retry_after=wait)
+    code = normalize_code(raw_code)
+    live = await parlour.live.by_code(code) if code else None
+    if live is None:
+        parlour.failed_lookups.failed(client)
+        raise not_found("table")
+    return live
+
+
+async def current_seat(token: str, parlour: ParlourDep) -> tuple[LiveTable, PlayerInfo]:
+    found = await parlour.seat(token)
+    if found is None:
+        raise not_found("seat")
+    return found
+
+
+SeatDep = Annotated[tuple[LiveTable, PlayerInfo], Depends(current_seat)]
+
+
+def seat_urls(parlour: Parlour, request: Request, token: str) -> JSON:
+    base = parlour.public_base(request)
+    return {"seat_url": f"{base}/seat/{token}", "seat_token": token}
+
+
+@router.get("/games")
+async def list_games(parlour: ParlourDep) -> JSON:
+    return {"games": [Rooms.describe(e) for e in parlour.engines.values()]}
+
+
+@router.post("/tables", status_code=201)
+async def found_table(body: FoundIn, request: Request, parlour: ParlourDep) -> JSON:
+    ticket = await parlour.rooms.found(body.game, body.name, body.options)
+    base = parlour.public_base(request)
+    return {"code": ticket.code, "invite_url": f"{base}/join/{ticket.code}",
+            **seat_urls(parlour, request, ticket.token)}
+
+
+@router.get("/tables/{code}")
+async def get_table(code: str, request: Request, parlour: ParlourDep) -> JSON:
+    live = await lookup_table(parlour, request, code)
+    summary = live.public_summary(parlour.hub.connected(live.id))
+    summary["invite_url"] = f"{parlour.public_base(request)}/join/{live.code}"
+    return summary
+
+
+@router.post("/tables/{code}/join", status_code=201)
+async def join_table(code: str, body: JoinIn, request: Request, parlour: ParlourDep) -> JSON:
+    live = await lookup_table(parlour, request, code)
+    ticket = await parlour.rooms.join(live.code, body.name)
+    parlour.hub.push_table(live)
+    return {"code": live.code, **seat_urls(parlour, request, ticket.token)}
+
+
+@router.post("/seats/{token}/start")
+async def start_table(seat: SeatDep, parlour: ParlourDep) -> JSON:
+    live, player = seat
+    await parlour.rooms.start(player.token_hash)
+    for conn in parlour.hub.rooms.get(live.id, ()):
+        conn.seat = next((p.seat for p in live.players if p.id == conn.player_id), None)
+    parlour.hub.push_table(live)
+    parlour.hub.push_views(live)
+    return {"status": live.status, "seq": live.seq,
+            "seats": [{"seat": p.seat, "name": p.name} for p in live.players]}
+
+
+@router.get("/seats/{token}")
+async def get_seat(seat: SeatDep, parlour: ParlourDep) -> JSON:
+    live, player = seat
+    out: JSON = {"code": live.code, "game": live.game, "status": live.status, "name": player.name,
+                 "founder": player.is_founder, "seat": player.seat, "seq": live.seq,
+                 "table": live.public_summary(parlour.hub.connected(live.id))}
+    if live.state is not None:
+        async with live.lock:
+            out["view"] = live.engine.view(live.state, player.seat)
+            out["awaiting"] = live.awaiting()
+            out["seq"] = live.seq
+    return out
+
+
+@router.get("/seats/{token}/moves")
+async def get_moves(seat: SeatDep) -> JSON:
+    live, player = seat
+    if live.status != "playing" or player.seat is None:
+        return {"seq": live.seq, "moves": []}
+    async with live.lock:
+        return {"seq": live.seq, "moves": live.engine.legal_moves(live.state, player.seat)}
+
+
+@router.post("/seats/{token}/moves")
+async def post_move(body: MoveIn, seat: SeatDep, parlour: ParlourDep) -> JSON:
+    live, player = seat
+    new_seq = await parlour.mover.play(live, player, body.seq, body.move)
+    return {"seq": new_seq}
+
+
+@router.get("/tables/{code}/record")
+async def table_record(code: str, request: Request, parlour: ParlourDep) -> Any:
+    """After the game: the seed and every move, so anyone can replay and verify the shuffles."""
+    live = await lookup_table(parlour, request, code)
+    if live.status != "finished":
+        return JSONResponse(status_code=409, content={
+            "error": "not_finished", "message": "The record is published when the game ends.",
+            "seed_hash": live.seed_hash})
+    from app.record import table_record as build
+
+    return await build(parlour, live)

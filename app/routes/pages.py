@@ -1,0 +1,151 @@
+"""Server-rendered pages: front page, invitation, waiting room and table, spectator view."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Form, Request
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from fastapi.templating import Jinja2Templates
+
+from app.errors import ApiError
+from app.live import LiveTable
+from app.parlour import Parlour, ParlourDep, client_id
+from app.paths import STATIC, TEMPLATES
+from app.tokens import normalize_code
+from engines.base import Engine
+
+router = APIRouter(tags=["pages"], default_response_class=HTMLResponse)
+templates = Jinja2Templates(directory=str(TEMPLATES))
+
+NUMBER_WORDS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight"}
+
+
+def seat_range(engine: Engine) -> str:
+    """"Two to four players", "Two players"."""
+    lo, hi = NUMBER_WORDS.get(engine.min_seats, str(engine.min_seats)), \
+        NUMBER_WORDS.get(engine.max_seats, str(engine.max_seats))
+    text = f"{lo} players" if lo == hi else f"{lo} to {hi} players"
+    return text[0].upper() + text[1:]
+
+
+templates.env.filters["seat_range"] = seat_range
+
+
+def page(request: Request, name: str, status_code: int = 200, **context: Any) -> Response:
+    parlour: Parlour = request.app.state.parlour
+    context.setdefault("games", list(parlour.engines.values()))
+    engine = context.get("engine")
+    if engine is not None:
+        context["game_style"] = (STATIC / "games" / engine.id / "style.css").exists()
+    return templates.TemplateResponse(request, name, context, status_code=status_code)
+
+
+def chosen_engine(parlour: Parlour, game: str | None) -> Engine:
+    if game and game in parlour.engines:
+        return parlour.engines[game]
+    return next(iter(parlour.engines.values()))
+
+
+@router.get("/")
+async def front_page(request: Request, parlour: ParlourDep, game: str | None = None) -> Response:
+    return page(request, "front.html", engine=chosen_engine(parlour, game))
+
+
+@router.post("/found")
+async def found_form(request: Request, parlour: ParlourDep) -> Response:
+    form = await request.form()
+    game = str(form.get("game", ""))
+    engine = parlour.engines.get(game)
+    options: dict[str, Any] = {}
+    if engine is not None:
+        for opt in engine.options:
+            raw = form.get(f"option_{opt.id}")
+            if raw is not None:
+                # form values are strings: match them to the option's own choices
+                options[opt.id] = next((c for c in opt.choices if str(c) == raw), raw)
+    try:
+        ticket = await parlour.rooms.found(game, form.get("name"), options)
+    except ApiError as err:
+        return page(request, "front.html", status_code=err.status, engine=chosen_engine(parlour, game),
+                    found_error=err.message, name=form.get("name", ""))
+    return RedirectResponse(f"/seat/{ticket.token}", status_code=303)
+
+
+@router.get("/join")
+async def join_by_code(request: Request, parlour: ParlourDep, code: str = "") -> Response:
+    live, error, status = await _find(request, parlour, code)
+    if live is None:
+        return page(request, "front.html", status_code=status, engine=chosen_engine(parlour, None),
+                    join_error=error, code=code)
+    return RedirectResponse(f"/join/{live.code}", status_code=303)
+
+
+async def _find(request: Request, parlour: Parlour, raw: str) -> tuple[LiveTable | None, str, int]:
+    client = client_id(request)
+    wait = parlour.failed_lookups.retry_after(client)
+    if wait:
+        return None, f"Too many unknown codes; try again in {wait} seconds.", 429
+    code = normalize_code(raw)
+    live = await parlour.live.by_code(code) if code else None
+    if live is None:
+        parlour.failed_lookups.failed(client)
+        return None, "No table is assembling under that code. Check it and try again.", 404
+    return live, "", 200
+
+
+@router.get("/join/{code}")
+async def invitation(request: Request, parlour: ParlourDep, code: str) -> Response:
+    live, error, status = await _find(request, parlour, code)
+    if live is None:
+        return page(request, "missing.html", status_code=status, message=error)
+    if live.code != code:
+        return RedirectResponse(f"/join/{live.code}", status_code=303)
+    return _invitation(request, live)
+
+
+def _invitation(request: Request, live: LiveTable, status_code: int = 200, **extra: Any) -> Response:
+    template = "invitation.html" if live.status == "gathering" else "begun.html"
+    return page(request, template, status_code=status_code, live=live, engine=live.engine, **extra)
+
+
+@router.post("/join/{code}")
+async def join_form(request: Request, parlour: ParlourDep, code: str, name: str = Form("")) -> Response:
+    live, error, status = await _find(request, parlour, code)
+    if live is None:
+        return page(request, "missing.html", status_code=status, message=error)
+    try:
+        ticket = await parlour.rooms.join(live.code, name)
+    except ApiError as err:
+        return _invitation(request, live, status_code=err.status, join_error=err.message, name=name)
+    parlour.hub.push_table(live)
+    return RedirectResponse(f"/seat/{ticket.token}", status_code=303)
+
+
+@router.get("/seat/{token}")
+async def seat_page(request: Request, parlour: ParlourDep, token: str) -> Response:
+    found = await parlour.seat(token)
+    if found is None:
+        return page(request, "missing.html", status_code=404,
+                    message="No seat has this address. Check the link you were given.")
+    live, player = found
+    base = parlour.public_base(request)
+    return page(request, "table.html", live=live, engine=live.engine, player=player,
+                invite_url=f"{base}/join/{live.code}", watch_url=f"{base}/watch/{live.code}",
+                socket_path=f"/ws/seats/{token}", api_path=f"/api/seats/{token}")
+
+
+@router.get("/watch/{code}")
+async def watch_page(request: Request, parlour: ParlourDep, code: str) -> Response:
+    live, error, status = await _find(request, parlour, code)
+    if live is None:
+        return page(request, "missing.html", status_code=status, message=error)
+    base = parlour.public_base(request)
+    return page(request, "table.html", live=live, engine=live.engine, player=None,
+                invite_url=f"{base}/join/{live.code}", watch_url=f"{base}/watch/{live.code}",
+                socket_path=f"/ws/watch/{live.code}", api_path=None)
+
+
+@router.get("/healthz", response_class=Response)
+async def healthz() -> Response:
+    return Response('{"status":"ok"}', media_type="application/json")

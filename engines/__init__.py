@@ -1,0 +1,1 @@
+"""Rules engines: pure libraries, one sub-package per game, no web and no database."""

@@ -1,0 +1,158 @@
+"""The engine protocol: the only way the server knows a game.
+
+An engine is a pure library. The server calls it like this::
+
+    state = engine.new_game(seats=3, seed=1234, options={})
+    engine.to_act(state)                 # frozenset({0}) -- seats awaited now
+    engine.legal_moves(state, 0)         # [{"type": "draw"}, ...] -- every legal move
+    events = engine.play(state, 0, move) # validates, then mutates state; raises IllegalMove
+    engine.view(state, 0)                # what seat 0 may see (None = spectator)
+    engine.result(state)                 # None while the game runs
+
+Conventions every engine follows:
+
+* A move is a JSON object (``dict``) with a ``"type"`` key. ``legal_moves`` lists every legal
+  move exactly as ``play`` accepts it, so scripts, bots and fuzzers can play.
+* ``play`` validates completely before it mutates (or works on a copy): an ``IllegalMove``
+  leaves the state exactly as it was. Its message names the rule that forbids the move.
+* All randomness comes from the ``seed`` given to ``new_game`` (a generator held in the state).
+  Nothing reads the clock or the global ``random`` module, so the same seed and the same moves
+  always give an equal state (replays, crash recovery and fair-shuffle verification rely on it).
+* ``encode``/``decode`` turn a state into JSON-safe data and back, for snapshots.
+* Texts (events, prompts) name a seat as ``{seat:N}``; the site replaces it with that player's
+  name (escaped). Engines never see player names.
+* ``view(state, seat)`` carries a ``"prompt"`` key: for an awaited seat a dict with ``"text"``
+  (what to decide now, in plain words) and whatever the renderer needs to build the legal moves;
+  ``None`` when the seat is not awaited. It never carries other seats' hidden cards, deck order
+  or the seed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Protocol, runtime_checkable
+
+Move = dict[str, Any]
+"""A move: a JSON object with a "type" key, e.g. {"type": "develop", "card": 17}."""
+
+View = dict[str, Any]
+"""What one seat (or a spectator) may see: JSON-safe."""
+
+
+def seat_ref(seat: int) -> str:
+    """How a text names a seat; the site shows that player's name in its place.
+
+    >>> seat_ref(2) + " drew a card"
+    '{seat:2} drew a card'
+    """
+    return "{seat:%d}" % seat  # noqa: UP031 -- braces are literal here
+
+
+class IllegalMove(Exception):
+    """A move the rules forbid. ``str(err)`` is the message shown to the player.
+
+    ``rule`` names the rule (e.g. "London rule 4: Develop"); ``code`` is a short machine word
+    ("illegal_move", "unknown_move", "not_your_turn", "malformed_move").
+    """
+
+    def __init__(self, message: str, *, rule: str | None = None, code: str = "illegal_move") -> None:
+        super().__init__(message)
+        self.message = message
+        self.rule = rule
+        self.code = code
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """One line of the game log.
+
+    ``text`` is what everyone reads; ``private`` maps a seat to the text that seat reads instead
+    (``{0: "You drew Brewery"}`` beside ``text="{seat:0} drew a card"``).
+    """
+
+    text: str
+    private: Mapping[int, str] = field(default_factory=dict)
+
+    def for_seat(self, seat: int | None) -> str:
+        """The text this seat (None: a spectator) reads."""
+        if seat is not None and seat in self.private:
+            return self.private[seat]
+        return self.text
+
+
+@dataclass(frozen=True, slots=True)
+class Option:
+    """A game option offered when founding a table (e.g. a variant)."""
+
+    id: str
+    label: str
+    choices: tuple[Any, ...]
+    default: Any
+    help: str = ""
+
+    def as_json(self) -> dict[str, Any]:
+        return {"id": self.id, "label": self.label, "choices": list(self.choices),
+                "default": self.default, "help": self.help}
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    """The end of a game: who won, the final scores, and any breakdown the end screen shows."""
+
+    winners: tuple[int, ...]
+    scores: tuple[float, ...]
+    details: Mapping[str, Any] = field(default_factory=dict)
+
+    def as_json(self) -> dict[str, Any]:
+        return {"winners": list(self.winners), "scores": list(self.scores),
+                "details": dict(self.details)}
+
+
+@runtime_checkable
+class Engine(Protocol):
+    """What every game provides. ``State`` is the engine's own (mutable) object."""
+
+    id: str  # the folder name, used in URLs and the API ("london")
+    title: str  # "London"
+    tagline: str  # one line under the title on the site
+    min_seats: int
+    max_seats: int
+    options: tuple[Option, ...]
+
+    def new_game(self, seats: int, seed: int, options: Mapping[str, Any]) -> Any: ...
+
+    def to_act(self, state: Any) -> frozenset[int]: ...
+
+    def legal_moves(self, state: Any, seat: int) -> list[Move]: ...
+
+    def play(self, state: Any, seat: int, move: Move) -> list[Event]: ...
+
+    def view(self, state: Any, seat: int | None) -> View: ...
+
+    def result(self, state: Any) -> Result | None: ...
+
+    def encode(self, state: Any) -> dict[str, Any]: ...
+
+    def decode(self, data: Mapping[str, Any]) -> Any: ...
+
+
+def resolve_options(engine: Engine, given: Mapping[str, Any] | None) -> dict[str, Any]:
+    """Fill in defaults and check every given option is known and allowed.
+
+    >>> class E: options = (Option("variant", "Variant", ("a", "b"), "a"),)
+    >>> resolve_options(E(), {"variant": "b"})
+    {'variant': 'b'}
+    """
+    given = dict(given or {})
+    known = {o.id: o for o in engine.options}
+    unknown = sorted(set(given) - set(known))
+    if unknown:
+        raise ValueError(f"unknown option {unknown[0]!r}")
+    out: dict[str, Any] = {}
+    for oid, opt in known.items():
+        value = given.get(oid, opt.default)
+        if value not in opt.choices:
+            raise ValueError(f"option {oid!r} must be one of {list(opt.choices)}")
+        out[oid] = value
+    return out

@@ -1,0 +1,308 @@
+// The shared table client: the socket and its reconnection, the waiting room, the seat order,
+// the prompt, the log and the chat. Each game's renderer (static/games/<id>/renderer.js) draws
+// the board from the view and turns clicks into moves; a generic renderer serves any game
+// that has none.
+import { renderGeneric } from "./generic.js";
+
+const boot = JSON.parse(document.getElementById("boot").textContent);
+const $ = (id) => document.getElementById(id);
+const baseTitle = document.title;
+
+const state = {
+  table: null, // public summary: players, status, awaiting…
+  view: null, seq: 0, moves: [], awaiting: [], result: null, seed: null,
+  pending: false, socket: null, retry: 0, freshLog: true, renderer: null, rendererGame: null,
+  logCount: 0,
+};
+
+function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (k === "class") node.className = v;
+    else if (k === "text") node.textContent = v;
+    else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
+    else if (v !== false && v != null) node.setAttribute(k, v === true ? "" : v);
+  }
+  for (const c of children) if (c != null) node.append(c);
+  return node;
+}
+
+function mySeat() {
+  if (!boot.you) return null;
+  if (state.you != null) return state.you;
+  if (!state.table) return null;
+  const me = state.table.players.find((p) => p.name === boot.you.name);
+  return me ? me.seat : null;
+}
+
+function nameOf(seat) {
+  const p = state.table && state.table.players.find((q) => q.seat === seat);
+  return p ? p.name : `Seat ${seat + 1}`;
+}
+
+// -- the socket ---------------------------------------------------------------------------
+
+function connect() {
+  const proto = location.protocol === "https:" ? "wss" : "ws";
+  const ws = new WebSocket(`${proto}://${location.host}${boot.socket}`);
+  state.socket = ws;
+  state.freshLog = true;
+  ws.onopen = () => { state.retry = 0; setConnection("Connected", "ok"); };
+  ws.onmessage = (e) => receive(JSON.parse(e.data));
+  ws.onclose = (e) => {
+    if (state.socket !== ws) return;
+    state.socket = null;
+    if (e.code === 4404) { setConnection("This seat no longer exists.", "bad"); return; }
+    if (e.code === 4403) { setConnection("Refused: open the page from this site's address.", "bad"); return; }
+    const wait = Math.min(5000, 300 * 2 ** state.retry++);
+    setConnection(`Connection lost — reconnecting in ${Math.ceil(wait / 1000)} s…`, "bad");
+    setTimeout(connect, wait);
+  };
+}
+
+function send(message) {
+  if (state.socket && state.socket.readyState === WebSocket.OPEN) {
+    state.socket.send(JSON.stringify(message));
+    return true;
+  }
+  flash("Not connected — your move was not sent. Reconnecting…");
+  return false;
+}
+
+export function sendMove(move) {
+  if (state.pending) return;
+  if (send({ type: "move", seq: state.seq, move })) {
+    state.pending = true;
+    document.body.classList.add("pending");
+    renderPrompt();
+  }
+}
+
+function setConnection(text, kind) {
+  const c = $("connection");
+  c.textContent = text;
+  c.dataset.kind = kind;
+}
+
+function receive(msg) {
+  switch (msg.type) {
+    case "table": onTable(msg.table); break;
+    case "view": onView(msg); break;
+    case "chat": onChat(msg.messages); break;
+    case "error": onError(msg); break;
+    default: break;
+  }
+}
+
+function onTable(table) {
+  const wasGathering = !state.table || state.table.status === "gathering";
+  state.table = table;
+  state.awaiting = table.awaiting || state.awaiting;
+  if (table.status === "gathering") renderWaiting();
+  else {
+    if (wasGathering) { $("waiting").hidden = true; $("table").hidden = false; }
+    if (table.seed_hash) $("seed-hash").textContent = table.seed_hash;
+    renderSeats();
+  }
+}
+
+function onView(msg) {
+  state.seq = msg.seq;
+  state.you = msg.seat;
+  state.view = msg.view;
+  state.moves = msg.moves || [];
+  state.awaiting = msg.awaiting || [];
+  state.result = msg.result || null;
+  state.seed = msg.seed || null;
+  state.pending = false;
+  document.body.classList.remove("pending");
+  $("waiting").hidden = true;
+  $("table").hidden = false;
+  appendLog(msg.log || [], state.freshLog);
+  state.freshLog = false;
+  renderSeats();
+  renderPrompt();
+  renderResult();
+  renderBoard();
+}
+
+function onError(msg) {
+  state.pending = false;
+  document.body.classList.remove("pending");
+  flash(msg.message || "That was refused.");
+  renderPrompt();
+}
+
+// -- the waiting room ----------------------------------------------------------------------
+
+function renderWaiting() {
+  const t = state.table;
+  const list = $("gathered");
+  list.replaceChildren(...t.players.map((p) => el("li", {},
+    el("span", { class: "name", text: p.name }),
+    p.founder ? el("span", { class: "badge", text: "founder" }) : null,
+    el("span", { class: `presence ${p.connected ? "on" : "off"}`, text: p.connected ? "here" : "away" }))));
+  const start = $("start");
+  if (start) {
+    const n = t.players.length;
+    const ok = n >= t.min_seats && n <= t.max_seats;
+    start.disabled = !ok;
+    $("start-hint").textContent = ok
+      ? `${n} players are seated. Begin when everyone is here.`
+      : `${boot.title} needs ${t.min_seats} to ${t.max_seats} players; ${n} ${n === 1 ? "has" : "have"} joined.`;
+  }
+}
+
+async function startGame() {
+  const button = $("start");
+  button.disabled = true;
+  const resp = await fetch(`${boot.api}/start`, { method: "POST" });
+  if (!resp.ok) {
+    const body = await resp.json().catch(() => ({}));
+    $("start-hint").textContent = body.message || "The game could not begin.";
+    button.disabled = false;
+  }
+}
+
+// -- around the board ----------------------------------------------------------------------
+
+function renderSeats() {
+  const t = state.table;
+  if (!t) return;
+  const seated = t.players.filter((p) => p.seat !== null).sort((a, b) => a.seat - b.seat);
+  const mine = mySeat();
+  $("seats").replaceChildren(...seated.map((p) => {
+    const awaited = state.awaiting.includes(p.seat);
+    return el("li", { class: `seat seat-${p.seat}${awaited ? " awaited" : ""}${p.seat === mine ? " me" : ""}` },
+      el("span", { class: "seat-no", text: `${p.seat + 1}` }),
+      el("span", { class: "name", text: p.name + (p.seat === mine ? " (you)" : "") }),
+      el("span", { class: `presence ${p.connected ? "on" : "off"}`, title: p.connected ? "connected" : "not connected",
+        text: p.connected ? "●" : "○" }),
+      awaited ? el("span", { class: "to-play", text: "to play" }) : null);
+  }));
+}
+
+function renderPrompt() {
+  const box = $("prompt");
+  const mine = mySeat();
+  const status = state.table ? state.table.status : boot.status;
+  let text;
+  let mineToPlay = false;
+  if (status === "finished") text = "The game is over.";
+  else if (state.pending) text = "Sending your move…";
+  else if (mine !== null && state.awaiting.includes(mine)) {
+    mineToPlay = true;
+    const p = state.view && state.view.prompt;
+    text = `Your turn — ${p && p.text ? p.text : "choose a move"}`;
+    const others = state.awaiting.filter((s) => s !== mine);
+    if (others.length) text += ` (also awaited: ${others.map(nameOf).join(", ")})`;
+  } else if (state.awaiting.length) {
+    text = `Waiting for ${state.awaiting.map(nameOf).join(", ")}…`;
+  } else text = "";
+  box.textContent = text;
+  box.classList.toggle("yours", mineToPlay);
+  document.title = mineToPlay ? `● Your turn — ${baseTitle}` : baseTitle;
+}
+
+function renderResult() {
+  const box = $("result");
+  if (!state.result) { box.hidden = true; return; }
+  const winners = state.result.winners.map(nameOf);
+  box.hidden = false;
+  box.replaceChildren(
+    el("h2", { text: winners.length === 1 ? `${winners[0]} wins` : winners.length ? `Shared victory: ${winners.join(", ")}` : "Nobody wins" }),
+    el("p", { text: "Scores: " + state.result.scores.map((s, i) => `${nameOf(i)} ${s}`).join(" · ") }),
+  );
+  if (state.seed) {
+    const record = `/api/tables/${boot.code}/record`;
+    $("seed-reveal").replaceChildren("The seed is now revealed: ", el("code", { class: "hash", text: state.seed }),
+      " — ", el("a", { href: record, text: "the full record" }), " lets anyone replay and verify the game.");
+  }
+}
+
+async function loadRenderer() {
+  if (state.rendererGame === boot.game) return state.renderer;
+  state.rendererGame = boot.game;
+  try {
+    const mod = await import(`/static/games/${boot.game}/renderer.js`);
+    state.renderer = mod.render;
+  } catch (e) {
+    state.renderer = renderGeneric;
+  }
+  return state.renderer;
+}
+
+async function renderBoard() {
+  const render = await loadRenderer();
+  render($("board"), {
+    view: state.view, seat: mySeat(), moves: state.moves, awaiting: state.awaiting, pending: state.pending,
+    players: state.table ? state.table.players : [], nameOf, send: sendMove, seq: state.seq,
+    status: state.table ? state.table.status : boot.status, result: state.result,
+  });
+}
+
+function appendLog(entries, replace) {
+  const log = $("log");
+  if (replace) log.replaceChildren();
+  for (const e of entries) log.append(el("li", { "data-seq": e.seq, text: e.text }));
+  log.scrollTop = log.scrollHeight;
+}
+
+function onChat(messages) {
+  const chat = $("chat");
+  for (const m of messages) {
+    if (chat.querySelector(`[data-id="${m.id}"]`)) continue;
+    chat.append(el("li", { "data-id": m.id }, el("span", { class: "name", text: m.name }), " ", el("span", { text: m.text })));
+  }
+  chat.scrollTop = chat.scrollHeight;
+  if ($("tab-chat").hidden && messages.length) {
+    const badge = $("chat-unread");
+    badge.hidden = false;
+    badge.textContent = String((parseInt(badge.textContent, 10) || 0) + messages.length);
+  }
+}
+
+let flashTimer = null;
+function flash(text) {
+  let box = document.getElementById("flash");
+  if (!box) { box = el("div", { id: "flash", class: "flash", role: "alert" }); document.body.append(box); }
+  box.textContent = text;
+  box.hidden = false;
+  clearTimeout(flashTimer);
+  flashTimer = setTimeout(() => { box.hidden = true; }, 6000);
+}
+
+function setupTabs() {
+  const tabs = document.querySelectorAll('[role="tab"]');
+  tabs.forEach((tab) => tab.addEventListener("click", () => {
+    tabs.forEach((t) => {
+      const on = t === tab;
+      t.setAttribute("aria-selected", String(on));
+      $(t.getAttribute("aria-controls")).hidden = !on;
+    });
+    if (tab.id === "t-chat") { const b = $("chat-unread"); b.hidden = true; b.textContent = ""; }
+  }));
+}
+
+function setup() {
+  setupTabs();
+  const copy = $("copy-link");
+  if (copy) copy.addEventListener("click", async () => {
+    const input = $("invite-link");
+    try { await navigator.clipboard.writeText(input.value); } catch { input.select(); document.execCommand("copy"); }
+    copy.textContent = "Copied";
+    setTimeout(() => { copy.textContent = "Copy"; }, 2000);
+  });
+  const start = $("start");
+  if (start) start.addEventListener("click", startGame);
+  const form = $("chat-form");
+  if (form) form.addEventListener("submit", (e) => {
+    e.preventDefault();
+    const input = $("chat-text");
+    const text = input.value.trim();
+    if (text && send({ type: "chat", text })) input.value = "";
+  });
+  connect();
+}
+
+setup();
