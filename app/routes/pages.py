@@ -32,13 +32,13 @@ def seat_range(engine: Engine) -> str:
 templates.env.filters["seat_range"] = seat_range
 
 
-def page(request: Request, name: str, status_code: int = 200, **context: Any) -> Response:
+def page(request: Request, template: str, status_code: int = 200, **context: Any) -> Response:
     parlour: Parlour = request.app.state.parlour
     context.setdefault("games", list(parlour.engines.values()))
     engine = context.get("engine")
     if engine is not None:
         context["game_style"] = (STATIC / "games" / engine.id / "style.css").exists()
-    return templates.TemplateResponse(request, name, context, status_code=status_code)
+    return templates.TemplateResponse(request, template, context, status_code=status_code)
 
 
 def chosen_engine(parlour: Parlour, game: str | None) -> Engine:

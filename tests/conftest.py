@@ -1,0 +1,180 @@
+"""Shared fixtures: a fresh database per test (SQLite, and PostgreSQL when the test command
+started one), the app in-process, and real server processes."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from sqlalchemy import create_engine, text
+
+from app.config import Settings, sync_url
+
+ROOT = Path(__file__).resolve().parent.parent
+TALLY = "tests.support.tinygame:ENGINE"
+ARTIFACTS = ROOT / "artifacts"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
+
+
+def pg_url() -> str | None:
+    return os.environ.get("TEST_DATABASE_URL") or None
+
+
+def require_pg() -> str:
+    url = pg_url()
+    if url is None:
+        if os.environ.get("CI"):
+            pytest.fail("CI must run the PostgreSQL tests: TEST_DATABASE_URL is not set")
+        pytest.skip("no PostgreSQL server was started (run the README's test command)")
+    return url
+
+
+def reset_postgres(url: str) -> None:
+    engine = create_engine(sync_url(url), isolation_level="AUTOCOMMIT")
+    with engine.connect() as conn:
+        conn.execute(text("DROP SCHEMA public CASCADE"))
+        conn.execute(text("CREATE SCHEMA public"))
+    engine.dispose()
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.pg)])
+def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A freshly migrated database, once on SQLite and once on PostgreSQL."""
+    from app.db import migrate
+
+    if request.param == "sqlite":
+        url = f"sqlite+aiosqlite:///{tmp_path / 'parlour.db'}"
+    else:
+        url = require_pg()
+        reset_postgres(url)
+    migrate(url)
+    return url
+
+
+@pytest.fixture
+def sqlite_url(tmp_path: Path) -> str:
+    from app.db import migrate
+
+    url = f"sqlite+aiosqlite:///{tmp_path / 'parlour.db'}"
+    migrate(url)
+    return url
+
+
+@pytest.fixture
+def postgres_url() -> str:
+    from app.db import migrate
+
+    url = require_pg()
+    reset_postgres(url)
+    migrate(url)
+    return url
+
+
+def make_settings(url: str, **over: Any) -> Settings:
+    return Settings(database_url=url, engines=(TALLY,), public_url=None, **over)
+
+
+@pytest.fixture
+def client(db_url: str) -> Iterator[Any]:
+    from fastapi.testclient import TestClient
+
+    from app.main import create_app
+
+    with TestClient(create_app(make_settings(db_url)), base_url="http://testserver") as c:
+        yield c
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class ServerProcess:
+    """A real `parlour serve` in its own process, on loopback."""
+
+    def __init__(self, url: str, log_path: Path, port: int | None = None,
+                 engines: str = TALLY, extra_env: dict[str, str] | None = None) -> None:
+        self.db_url = url
+        self.port = port or free_port()
+        self.log_path = log_path
+        self.engines = engines
+        self.extra_env = extra_env or {}
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    @property
+    def base(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self) -> ServerProcess:
+        env = {**os.environ, "DATABASE_URL": self.db_url, "PARLOUR_ENGINES": self.engines,
+               "PYTHONUNBUFFERED": "1", **self.extra_env}
+        env.pop("PUBLIC_URL", None)
+        log = open(self.log_path, "ab")  # noqa: SIM115 -- handed to the child process
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "app.cli", "serve", "--host", "127.0.0.1", "--port", str(self.port)],
+            cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"server exited: {self.log_path.read_text()[-2000:]}")
+            try:
+                if httpx.get(f"{self.base}/healthz", timeout=1).status_code == 200:
+                    return self
+            except httpx.HTTPError:
+                time.sleep(0.1)
+        raise RuntimeError("server did not start in 30 s")
+
+    def kill(self) -> None:
+        if self.proc and self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait(10)
+
+    def stop(self) -> None:
+        if self.proc and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(10)
+
+    def log_text(self) -> str:
+        return self.log_path.read_text(errors="replace")
+
+
+@pytest.fixture
+def server_factory(tmp_path: Path) -> Iterator[Any]:
+    started: list[ServerProcess] = []
+
+    def make(url: str, **kw: Any) -> ServerProcess:
+        server = ServerProcess(url, tmp_path / f"server{len(started)}.log", **kw)
+        started.append(server)
+        return server.start()
+
+    yield make
+    for s in started:
+        s.stop()
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[str, Any]:
+    return {**browser_type_launch_args, "executable_path": shutil.which("chromium"),
+            "args": CHROMIUM_ARGS, "headless": True}
+
+
+@pytest.fixture(scope="session")
+def screenshots() -> Path:
+    path = ARTIFACTS / "screenshots"
+    path.mkdir(parents=True, exist_ok=True)
+    return path
