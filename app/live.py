@@ -226,6 +226,7 @@ class LiveTables:
             )
             if row.status == "gathering":
                 return live
+            live.players.sort(key=lambda p: p.seat if p.seat is not None else 99)
             snap = (await s.execute(
                 select(Snapshot.seq, Snapshot.state).where(Snapshot.table_id == table_id)
                 .order_by(Snapshot.seq.desc()).limit(1))).first()
