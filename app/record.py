@@ -5,12 +5,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+import orjson
 from sqlalchemy import select
 
 from app.live import LiveTable
 from app.models import MoveRecord
 from app.tokens import seed_hash
-from engines.base import Engine
+from engines.base import Engine, IllegalMove
 
 
 async def table_record(parlour: Any, live: LiveTable) -> dict[str, Any]:
@@ -41,17 +42,18 @@ def verify_record(record: Mapping[str, Any], engines: Mapping[str, Engine]) -> l
         if m["seq"] != i:
             problems.append(f"move {i} is numbered {m['seq']}")
             break
-        legal = engine.legal_moves(state, m["seat"])
-        if m["move"] not in legal:
+        if m["move"] not in engine.legal_moves(state, m["seat"]):
             problems.append(f"move {i} was not among the legal moves")
-        engine.play(state, m["seat"], m["move"])
+        try:
+            engine.play(state, m["seat"], m["move"])
+        except IllegalMove as exc:
+            problems.append(f"move {i} is illegal in the replay: {exc.message}")
+            return problems
     result = engine.result(state)
     if result is None:
         problems.append("the replayed game has not ended")
     elif result.as_json() != record["result"]:
         problems.append("the replayed result differs from the published one")
-    import orjson
-
     if orjson.loads(orjson.dumps(engine.view(state, None))) != record["final_view"]:
         problems.append("the replayed final position differs from the published one")
     return problems
