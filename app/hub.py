@@ -72,6 +72,8 @@ class Hub:
         self.rooms: dict[int, set[Connection]] = defaultdict(set)
         # player ids connected through other server processes: table -> process -> ids
         self.remote_presence: dict[int, dict[str, set[int]]] = defaultdict(dict)
+        self._background: set[asyncio.Task[None]] = set()
+        self.serving: set[asyncio.Task[None]] = set()  # the websocket handlers
 
     # -- membership ---------------------------------------------------------------------------
 
@@ -109,10 +111,27 @@ class Hub:
 
     async def presence_changed(self, live: LiveTable) -> None:
         self.push_table(live)
+        # Shared with other processes in the background: a closing socket never waits on it.
+        task = asyncio.create_task(self._share_presence(live.id, sorted(self.local_connected(live.id))))
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+
+    async def _share_presence(self, table_id: int, connected: list[int]) -> None:
         try:
-            await self.notifier.send(live.id, "presence", c=sorted(self.local_connected(live.id)))
+            await asyncio.wait_for(self.notifier.send(table_id, "presence", c=connected), timeout=5)
         except Exception:
-            log.exception("could not share presence")
+            log.warning("could not share presence of table %s", table_id)
+
+    async def drain(self) -> None:
+        """At shutdown: end the websocket handlers and finish sharing presence, before the
+        database and the notifier close under them."""
+        for task in list(self.serving):
+            task.cancel()
+        if self.serving:
+            await asyncio.wait(set(self.serving), timeout=5)
+        await asyncio.sleep(0.05)  # let cancelled database calls hand their connections back
+        if self._background:
+            await asyncio.wait(set(self._background), timeout=5)
 
     # -- what is sent -------------------------------------------------------------------------
 

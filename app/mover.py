@@ -58,7 +58,7 @@ class Mover:
             try:
                 events = engine.play(live.state, seat, move)
             except IllegalMove as exc:
-                raise ApiError(422, exc.code, exc.message, rule=exc.rule) from None
+                raise ApiError(422, exc.code, live.render_text(exc.message), rule=exc.rule) from None
             except Exception:
                 # An engine failure may have left the state half-changed: rebuild it from the store.
                 log.exception("engine %s failed on a move", live.game)

@@ -47,6 +47,7 @@ class PostgresNotifier(Notifier):
         self._task: asyncio.Task[None] | None = None
         self._send_conn: Any = None
         self._send_lock = asyncio.Lock()
+        self._closed = False
         self.ready = asyncio.Event()
 
     def _payload(self, table_id: int, kind: str, extra: dict[str, Any]) -> str:
@@ -57,9 +58,14 @@ class PostgresNotifier(Notifier):
                               {"c": CHANNEL, "p": self._payload(table_id, kind, extra)})
 
     async def send(self, table_id: int, kind: str, **extra: Any) -> None:
+        """Outside any transaction (presence): best effort, never blocks a shutdown."""
         import psycopg
 
+        if self._closed:
+            return
         async with self._send_lock:
+            if self._closed:
+                return
             if self._send_conn is None or self._send_conn.closed:
                 self._send_conn = await psycopg.AsyncConnection.connect(self.dsn, autocommit=True)
             await self._send_conn.execute("SELECT pg_notify(%s, %s)",
@@ -95,10 +101,12 @@ class PostgresNotifier(Notifier):
                 await asyncio.sleep(0.5)
 
     async def stop(self) -> None:
+        self._closed = True
         if self._task is not None:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self._task
-        if self._send_conn is not None:
-            with contextlib.suppress(Exception):
-                await self._send_conn.close()
+        async with self._send_lock:  # let a send in flight finish first
+            if self._send_conn is not None:
+                with contextlib.suppress(Exception):
+                    await self._send_conn.close()

@@ -38,6 +38,7 @@ class Parlour:
         await self.notifier.start(self.hub.on_notification)
 
     async def stop(self) -> None:
+        await self.hub.drain()
         await self.notifier.stop()
         await self.db.dispose()
 

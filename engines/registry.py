@@ -7,6 +7,8 @@ import importlib
 from engines.base import Engine
 
 BUILTIN: tuple[str, ...] = (
+    "engines.london:ENGINE",
+    "engines.tower_of_london:ENGINE",
 )
 """Import paths ("module:attribute") of the engines hosted by default."""
 

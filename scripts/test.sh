@@ -7,7 +7,7 @@ started=$(date +%s)
 
 need_apt=()
 command -v chromium >/dev/null 2>&1 || need_apt+=(chromium)
-ls -d /usr/lib/postgresql/*/bin >/dev/null 2>&1 || need_apt+=(postgresql)
+ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || need_apt+=(postgresql)
 if [ ${#need_apt[@]} -gt 0 ]; then
   echo "Installing ${need_apt[*]}…"
   SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
@@ -17,7 +17,7 @@ fi
 bash scripts/setup.sh test
 
 # A private PostgreSQL server for the tests, stopped on exit.
-PGBIN=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -1)
+PGBIN=$(dirname "$(ls /usr/lib/postgresql/*/bin/initdb | sort -V | tail -1)")
 PGPORT=${PGPORT:-54329}
 RUN=$(mktemp -d)
 chmod 755 "$RUN"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from urllib.parse import urlsplit
 
@@ -63,13 +64,14 @@ async def serve(ws: WebSocket, parlour: Parlour, live: LiveTable, player: Player
     await ws.accept()
     conn = Connection(ws, live.id, player.id if player else None,
                       seat=player.seat if player else None)
-    await parlour.hub.join(conn, live)
-    history = await recent_chat(parlour.live, live.id)
-    if history:
-        conn.send({"type": "chat", "messages": history})
-        conn.last_chat = history[-1]["id"]
     token_hash = player.token_hash if player else None
+    parlour.hub.serving.add(asyncio.current_task())  # type: ignore[arg-type]
     try:
+        history = await recent_chat(parlour.live, live.id)
+        await parlour.hub.join(conn, live)
+        if history:
+            conn.send({"type": "chat", "messages": history})
+            conn.last_chat = history[-1]["id"]
         while True:
             raw = await ws.receive_text()
             # Re-read the table each time: the cache may have been rebuilt since the socket opened.
@@ -84,6 +86,7 @@ async def serve(ws: WebSocket, parlour: Parlour, live: LiveTable, player: Player
         pass
     finally:
         await parlour.hub.leave(conn)
+        parlour.hub.serving.discard(asyncio.current_task())  # type: ignore[arg-type]
 
 
 async def handle(raw: str, conn: Connection, parlour: Parlour, live: LiveTable,

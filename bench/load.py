@@ -1,0 +1,402 @@
+"""Load benchmark of the whole server, in the shape of the boardgame.io peer's harness.
+
+Starts the real server (`parlour serve`, one uvicorn worker, access log off) as a separate
+process pinned to core 0, then drives N tables with real websocket clients — one per seat —
+from this process pinned to core 1. Every awaited seat plays a random legal move after a think
+time uniform in [0.5, 1.5] × think. Round trip = a move sent until every seat of that table
+holds the new view. A finished game is replaced by a new table (found + joins + start over
+REST), as the peer's harness does.
+
+    .venv/bin/python bench/load.py --tables 100 --think 500 --duration 30
+    .venv/bin/python bench/load.py --db postgres --processes 2 --tables 100 --think 500
+    .venv/bin/python bench/load.py --quick        # a few seconds; the test suite runs this
+
+Prints tables, connections, offered and achieved moves/s, round trip p50/p95/p99/max, server
+CPU and RSS (after setup and peak), and errors; --out FILE appends the figures as one JSON line.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+import random
+import resource
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+import orjson
+import websockets
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+NAMES = ("Ada", "Bob", "Cy", "Di", "Ed", "Flo")
+
+
+# -- servers ------------------------------------------------------------------------------------
+
+def free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class Server:
+    def __init__(self, db_url: str, engines: str, core: int | None, log: Path) -> None:
+        self.port = free_port()
+        env = {**os.environ, "DATABASE_URL": db_url, "PARLOUR_ENGINES": engines, "PYTHONUNBUFFERED": "1"}
+        cmd = [sys.executable, "-m", "app.cli", "serve", "--host", "127.0.0.1", "--port", str(self.port),
+               "--no-access-log", "--log-level", "warning"]
+        if core is not None and shutil.which("taskset"):
+            cmd = ["taskset", "-c", str(core), *cmd]
+        self.log = log
+        self.proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=open(log, "ab"),  # noqa: SIM115
+                                     stderr=subprocess.STDOUT)
+        deadline = time.monotonic() + 60
+        while True:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"server exited: {log.read_text()[-3000:]}")
+            try:
+                if httpx.get(f"{self.base}/healthz", timeout=1).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            if time.monotonic() > deadline:
+                raise RuntimeError("server did not start")
+            time.sleep(0.1)
+
+    @property
+    def base(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def cpu_seconds(self) -> float:
+        pid = self._pid()
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+    def rss_mb(self) -> float:
+        for line in Path(f"/proc/{self._pid()}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+        return 0.0
+
+    def _pid(self) -> int:
+        # under taskset the server is the exec'd process itself
+        return self.proc.pid
+
+    def stop(self) -> None:
+        self.proc.terminate()
+        try:
+            self.proc.wait(10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+
+
+class Postgres:
+    """A private PostgreSQL server, started as the test command starts it."""
+
+    def __init__(self, port: int = 54339) -> None:
+        bins = sorted(Path("/usr/lib/postgresql").glob("*/bin/initdb"))
+        if not bins:
+            raise SystemExit("PostgreSQL is not installed (scripts/test.sh installs it)")
+        self.bin = bins[-1].parent
+        self.port = port
+        self.dir = Path(tempfile.mkdtemp())
+        self.dir.chmod(0o755)
+        (self.dir / "pg").mkdir()
+        self.as_pg: list[str] = []
+        if os.geteuid() == 0:
+            shutil.chown(self.dir / "pg", "postgres", "postgres")
+            self.as_pg = ["runuser", "-u", "postgres", "--"]
+        data = self.dir / "pg" / "data"
+        self._run(str(self.bin / "initdb"), "-D", str(data), "-U", "postgres", "--auth=trust", "-E", "UTF8",
+                  "--no-locale")
+        self._run(str(self.bin / "pg_ctl"), "-D", str(data), "-l", str(self.dir / "pg" / "log"), "-w", "-o",
+                  f"-p {port} -k {self.dir / 'pg'} -c listen_addresses=127.0.0.1 -c max_connections=300", "start")
+        self._run(str(self.bin / "createdb"), "-h", "127.0.0.1", "-p", str(port), "-U", "postgres", "parlour")
+        self.url = f"postgresql+psycopg://postgres@127.0.0.1:{port}/parlour"
+
+    def _run(self, *args: str) -> None:
+        subprocess.run([*self.as_pg, *args], check=True, stdout=subprocess.DEVNULL)
+
+    def stop(self) -> None:
+        with contextlib.suppress(Exception):
+            self._run(str(self.bin / "pg_ctl"), "-D", str(self.dir / "pg" / "data"), "-m", "fast", "-w", "stop")
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+
+# -- the load ------------------------------------------------------------------------------------
+
+@dataclass
+class Stats:
+    measuring: bool = False
+    moves_sent: int = 0
+    moves_done: int = 0
+    rtts: list[float] = field(default_factory=list)
+    errors: dict[str, int] = field(default_factory=dict)
+    stale: int = 0
+    games_finished: int = 0
+
+    def error(self, kind: str) -> None:
+        self.errors[kind] = self.errors.get(kind, 0) + 1
+
+
+class Table:
+    def __init__(self, bench: Bench, slot: int) -> None:
+        self.bench = bench
+        self.slot = slot
+        self.tokens: list[str] = []
+        self.socks: list[Any] = []
+        self.seen: list[int] = []
+        self.sent_at: dict[int, float] = {}
+        self.done = asyncio.Event()
+        self.latest: list[tuple[int, list[dict[str, Any]]]] = []
+        self.pending: list[asyncio.Task[None] | None] = []
+
+    def kick(self) -> None:
+        """Play is allowed now: seats already holding their first view start thinking."""
+        for i, (seq, moves) in enumerate(self.latest):
+            if moves and self.pending[i] is None:
+                self.pending[i] = asyncio.create_task(self.move(i, seq, moves))
+
+    async def create(self, http: list[httpx.AsyncClient]) -> None:
+        b = self.bench
+        r = await http[0].post("/api/tables", json={"game": b.game, "name": NAMES[0], "options": {}})
+        r.raise_for_status()
+        found = r.json()
+        self.tokens = [found["seat_token"]]
+        for i in range(1, b.seats):
+            r = await http[0].post(f"/api/tables/{found['code']}/join", json={"name": NAMES[i]})
+            r.raise_for_status()
+            self.tokens.append(r.json()["seat_token"])
+        (await http[0].post(f"/api/seats/{self.tokens[0]}/start")).raise_for_status()
+
+    async def connect(self) -> None:
+        b = self.bench
+        self.socks = []
+        for i, tok in enumerate(self.tokens):
+            server = b.servers[i * len(b.servers) // len(self.tokens)]  # seats split across processes
+            self.socks.append(await websockets.connect(f"ws://127.0.0.1:{server.port}/ws/seats/{tok}",
+                                                       max_size=2**22, ping_interval=None))
+        self.seen = [-1] * len(self.tokens)
+        self.latest = [(-1, [])] * len(self.tokens)
+        self.pending = [None] * len(self.tokens)
+
+    async def run(self) -> None:
+        await asyncio.gather(*(self.reader(i) for i in range(len(self.socks))))
+
+    async def reader(self, i: int) -> None:
+        b = self.bench
+        sock = self.socks[i]
+        try:
+            async for raw in sock:
+                msg = orjson.loads(raw)
+                kind = msg["type"]
+                if kind == "view":
+                    seq = msg["seq"]
+                    self.seen[i] = seq
+                    if seq in self.sent_at and all(s >= seq for s in self.seen):
+                        sent = self.sent_at.pop(seq)
+                        if b.stats.measuring:
+                            b.stats.rtts.append(time.perf_counter() - sent)
+                            b.stats.moves_done += 1
+                    if msg["status"] == "finished":
+                        if i == 0:
+                            b.stats.games_finished += 1
+                            self.done.set()
+                        return
+                    self.latest[i] = (seq, msg["moves"])
+                    old = self.pending[i]
+                    if old is not None and not old.done():
+                        old.cancel()
+                    self.pending[i] = None
+                    if msg["moves"] and b.playing.is_set():
+                        self.pending[i] = asyncio.create_task(self.move(i, seq, msg["moves"]))
+                elif kind == "error":
+                    if msg["error"] == "stale":
+                        b.stats.stale += 1
+                    else:
+                        b.stats.error(msg["error"])
+        except websockets.ConnectionClosed:
+            if not b.stopping:
+                b.stats.error("disconnect")
+
+    async def move(self, i: int, seq: int, moves: list[dict[str, Any]]) -> None:
+        b = self.bench
+        if b.think:
+            await asyncio.sleep(b.think * random.uniform(0.5, 1.5))
+        if b.stopping:
+            return
+        self.sent_at.setdefault(seq + 1, time.perf_counter())
+        if b.stats.measuring:
+            b.stats.moves_sent += 1
+        await self.socks[i].send(orjson.dumps({"type": "move", "seq": seq, "move": random.choice(moves)}).decode())
+
+    async def close(self) -> None:
+        for s in self.socks:
+            with contextlib.suppress(Exception):
+                await s.close()
+
+
+class Bench:
+    def __init__(self, args: argparse.Namespace, servers: list[Server]) -> None:
+        self.args = args
+        self.game = args.game
+        self.seats = args.seats
+        self.think = args.think / 1000
+        self.servers = servers
+        self.stats = Stats()
+        self.playing = asyncio.Event()
+        self.stopping = False
+        self.tables: dict[int, Table] = {}
+
+    async def lifecycle(self, slot: int, http: list[httpx.AsyncClient], sem: asyncio.Semaphore,
+                        ready: asyncio.Event | None) -> None:
+        """One table slot: set up, play, and when the game ends start a new table."""
+        while not self.stopping:
+            table = Table(self, slot)
+            self.tables[slot] = table
+            async with sem:
+                await table.create(http)
+                await table.connect()
+            if ready is not None:
+                ready.set()
+                ready = None
+            runner = asyncio.create_task(table.run())
+            done = asyncio.create_task(table.done.wait())
+            await asyncio.wait({runner, done}, return_when=asyncio.FIRST_COMPLETED)
+            await table.close()
+            runner.cancel()
+            done.cancel()
+            if not table.done.is_set():
+                return
+
+    async def run(self) -> dict[str, Any]:
+        a = self.args
+        limits = httpx.Limits(max_connections=64)
+        http = [httpx.AsyncClient(base_url=s.base, limits=limits, timeout=60) for s in self.servers]
+        sem = asyncio.Semaphore(32)
+        t0 = time.perf_counter()
+        readies = [asyncio.Event() for _ in range(a.tables)]
+        tasks = [asyncio.create_task(self.lifecycle(i, http, sem, readies[i])) for i in range(a.tables)]
+        await asyncio.gather(*(r.wait() for r in readies))
+        setup_s = time.perf_counter() - t0
+        rss_setup = sum(s.rss_mb() for s in self.servers)
+        self.playing.set()
+        for table in list(self.tables.values()):
+            table.kick()
+        await asyncio.sleep(a.warmup)
+        cpu0 = sum(s.cpu_seconds() for s in self.servers)
+        w0 = time.perf_counter()
+        self.stats.measuring = True
+        peak = rss_setup
+        end = w0 + a.duration
+        while time.perf_counter() < end:
+            await asyncio.sleep(min(1.0, end - time.perf_counter()))
+            peak = max(peak, sum(s.rss_mb() for s in self.servers))
+        self.stats.measuring = False
+        window = time.perf_counter() - w0
+        cpu = sum(s.cpu_seconds() for s in self.servers) - cpu0
+        self.stopping = True
+        for t in tasks:
+            t.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        for c in http:
+            await c.aclose()
+        rt = sorted(x * 1000 for x in self.stats.rtts)
+
+        def pct(p: float) -> float:
+            return round(rt[min(len(rt) - 1, int(p / 100 * len(rt)))], 2) if rt else float("nan")
+
+        offered = "max" if not a.think else round(a.tables / self.think, 1)
+        return {
+            "label": a.label or f"{a.db}_p{a.processes}_N{a.tables}_think{a.think}",
+            "game": self.game, "db": a.db, "processes": a.processes, "tables": a.tables,
+            "connections": a.tables * self.seats, "think_ms": a.think, "offered_moves_s": offered,
+            "moves_s": round(self.stats.moves_done / window, 1),
+            "rtt_p50_ms": pct(50), "rtt_p95_ms": pct(95), "rtt_p99_ms": pct(99),
+            "rtt_max_ms": round(rt[-1], 2) if rt else None,
+            "errors": sum(self.stats.errors.values()), "error_kinds": self.stats.errors,
+            "stale_retries": self.stats.stale,
+            "games_finished": self.stats.games_finished,
+            "server_cpu_pct": round(100 * cpu / window, 1),
+            "server_rss_mb_after_setup": round(rss_setup, 1), "server_rss_mb_peak": round(peak, 1),
+            "setup_s": round(setup_s, 1), "window_s": round(window, 1),
+        }
+
+
+def main(argv: list[str] | None = None) -> dict[str, Any]:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--game", default="london")
+    p.add_argument("--seats", type=int, default=4)
+    p.add_argument("--tables", type=int, default=100)
+    p.add_argument("--think", type=float, default=500, help="ms; 0 = as fast as possible")
+    p.add_argument("--duration", type=float, default=30)
+    p.add_argument("--warmup", type=float, default=3)
+    p.add_argument("--db", choices=("sqlite", "postgres"), default="sqlite")
+    p.add_argument("--processes", type=int, default=1)
+    p.add_argument("--engines", default=None, help="PARLOUR_ENGINES for the server")
+    p.add_argument("--label")
+    p.add_argument("--out")
+    p.add_argument("--quick", action="store_true", help="a few seconds, small")
+    p.add_argument("--no-pin", action="store_true")
+    a = p.parse_args(argv)
+    if a.quick:
+        a.tables, a.think, a.duration, a.warmup = min(a.tables, 10), 50, 2, 0.5
+    if a.db == "sqlite" and a.processes != 1:
+        p.error("several processes need --db postgres")
+    _soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (min(20000, hard), hard))
+    if not a.no_pin and hasattr(os, "sched_setaffinity") and os.cpu_count() and os.cpu_count() > 1:
+        os.sched_setaffinity(0, {1})
+    tmp = Path(tempfile.mkdtemp())
+    pg = None
+    servers: list[Server] = []
+    try:
+        if a.db == "postgres":
+            pg = Postgres()
+            db_url = pg.url
+        else:
+            db_url = f"sqlite+aiosqlite:///{tmp / 'bench.db'}"
+        engines = a.engines or os.environ.get("PARLOUR_ENGINES") or ""
+        for i in range(a.processes):
+            servers.append(Server(db_url, engines, None if a.no_pin else 0, tmp / f"server{i}.log"))
+        result = asyncio.run(Bench(a, servers).run())
+    finally:
+        for s in servers:
+            s.stop()
+        if pg is not None:
+            pg.stop()
+        shutil.rmtree(tmp, ignore_errors=True)
+    print_result(result)
+    if a.out:
+        with open(a.out, "a", encoding="utf-8") as fh:
+            fh.write(json.dumps(result) + "\n")
+    return result
+
+
+def print_result(r: dict[str, Any]) -> None:
+    print(f"{r['label']}: {r['tables']} tables of {r['game']}, {r['connections']} connections, "
+          f"{r['db']} × {r['processes']} process(es)")
+    print(f"  offered {r['offered_moves_s']} moves/s, achieved {r['moves_s']} moves/s "
+          f"({r['games_finished']} games finished)")
+    print(f"  round trip ms: p50 {r['rtt_p50_ms']} p95 {r['rtt_p95_ms']} p99 {r['rtt_p99_ms']} max {r['rtt_max_ms']}")
+    print(f"  server CPU {r['server_cpu_pct']}%  RSS {r['server_rss_mb_after_setup']} MB after setup, "
+          f"{r['server_rss_mb_peak']} MB peak  (setup {r['setup_s']} s)")
+    print(f"  errors {r['errors']} {r['error_kinds'] or ''}  stale retries {r['stale_retries']}")
+
+
+if __name__ == "__main__":
+    main()

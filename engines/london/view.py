@@ -1,0 +1,251 @@
+"""What one seat (or a spectator) may see of a game of London, and the prompt of the awaited seat.
+
+Public: every display (face-down cards included: they were played face-up in front of everyone),
+the development board, the borough market, money, loans, poverty, prestige, hand sizes.
+Private: a hand (its owner only), the cards St Pancras lets its owner look at. Never sent: the
+deck order, the borough deck order, the seed.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engines.base import Move
+from engines.london.components import BOROUGHS, CARDS, DESIGNS
+from engines.london.effects import describe, describe_ongoing, top_borough
+from engines.london.rules import (
+    ACTION_NAMES,
+    develop_cost,
+    hand_limit,
+    hospital_of,
+    legal_moves,
+    loan_amount,
+    repay_cost,
+    run_poverty,
+)
+from engines.london.scoring import result
+from engines.london.state import State
+
+
+def _catalogue() -> dict[str, Any]:
+    cards: dict[str, Any] = {}
+    for key, c in DESIGNS.items():
+        act = None
+        if c.activation is not None:
+            a = c.activation
+            cost = {"free": "Free", "money": f"Pay £{a.amount}", "discard": "Discard a card"}[a.pay]
+            act = {"pay": a.pay, "amount": a.amount, "effects": list(a.effects), "flips": a.flips,
+                   "text": f"{cost}: " + "; ".join(describe(e) for e in a.effects)
+                           + (" ⤵" if a.flips else "")}
+        cards[key] = {
+            "key": key, "name": c.name, "era": c.era, "colour": c.colour, "kind": c.kind,
+            "cost": c.cost, "prestige": c.prestige, "copies": c.count, "activation": act,
+            "ongoing": None if c.ongoing is None else {**c.ongoing, "text": describe_ongoing(c.ongoing)},
+            "on_play": None if not c.is_action else {
+                "effects": list(c.on_play), "text": "; ".join(describe(e) for e in c.on_play)},
+        }
+    boroughs: dict[str, Any] = {}
+    for key, b in BOROUGHS.items():
+        if b.kind == "active":
+            text = "Each Run the City, once: " + "; ".join(describe(e) for e in b.effects)
+        elif b.kind == "passive" and b.ongoing is not None:
+            text = describe_ongoing(b.ongoing)
+        elif b.start_draw == "westminster":
+            text = "At the start of your turn draw 0, 1 or 2 cards instead of 1"
+        elif b.start_draw == "st_pancras":
+            text = ("At the start of your turn you may, instead of drawing, look at the top 3 cards "
+                    "of the deck, keep 1 and put the others at the bottom in the order you choose")
+        else:
+            text = ""
+        boroughs[key] = {"key": key, "name": b.name, "side": b.side, "river": b.river,
+                         "starter": b.starter, "cost": b.cost, "draw": b.draw,
+                         "prestige": b.prestige, "relief": b.relief, "kind": b.kind,
+                         "effects": list(b.effects), "ongoing": b.ongoing, "text": text}
+    return {"cards": cards, "boroughs": boroughs}
+
+
+CATALOGUE = _catalogue()
+"""Every card design and borough, with plain-words text: static, no instance ids."""
+
+
+def ref(cid: int) -> dict[str, Any]:
+    return {"id": cid, "key": CARDS[cid].key}
+
+
+def _player(s: State, seat: int, viewer: int | None) -> dict[str, Any]:
+    p = s.players[seat]
+    built = s.turn.built if seat == s.current and not s.over else []
+    return {
+        "seat": seat,
+        "money": p.money, "loans": p.loans, "poverty": p.poverty, "prestige": p.prestige,
+        "hand_count": len(p.hand),
+        "hand": [ref(c) for c in p.hand] if viewer == seat else None,
+        "stacks": [{"index": i, "built_this_turn": i in built,
+                    "cards": [{**ref(c), "face_up": c not in p.facedown} for c in st]}
+                   for i, st in enumerate(p.stacks)],
+        "boroughs": [{"key": k, "live": i == len(p.boroughs) - 1} for i, k in enumerate(p.boroughs)],
+        "live_borough": p.boroughs[-1] if p.boroughs else None,
+        "hand_limit": hand_limit(p), "loan_amount": loan_amount(p), "repay_cost": repay_cost(p),
+        "run_poverty": run_poverty(p),
+    }
+
+
+def label(s: State, seat: int, m: Move) -> str:
+    """Plain words for a legal move (the button text)."""
+    p = s.players[seat]
+    typ = m["type"]
+    cid = m.get("card")
+    name = CARDS[cid].name if isinstance(cid, int) and 0 <= cid < len(CARDS) else ""
+    if typ == "take_loan":
+        return f"Take a £{loan_amount(p)} loan"
+    if typ == "repay_loan":
+        return f"Repay a loan (£{repay_cost(p)})"
+    if typ == "draw":
+        return "Draw from the deck" if m["from"] == "deck" else f"Take {name} from the development board"
+    if typ == "scry":
+        return "Look at the top 3 cards instead (St Pancras)"
+    if typ == "stop_drawing":
+        return "Stop drawing"
+    if typ == "keep":
+        return f"Keep {name}"
+    if typ == "bottom":
+        return f"Put {name} at the very bottom"
+    if typ == "choose_action":
+        return ACTION_NAMES[str(m["action"])]
+    if typ == "develop":
+        return f"Develop {name} (£{develop_cost(p, cid) if isinstance(cid, int) else 0})"
+    if typ == "discard_for_colour":
+        return f"Discard {name} to pay the colour"
+    if typ == "place":
+        if m["stack"] == "new":
+            return "Place on a new stack"
+        return f"Place on stack {m['stack']} (covering {CARDS[p.stacks[m['stack']][-1]].name})"
+    if typ == "buy":
+        b = BOROUGHS[m["borough"]]
+        return f"Buy {b.name} (£{b.cost})"
+    if typ == "activate":
+        return f"Activate {name}"
+    if typ == "borough_ability":
+        top = top_borough(p)
+        return f"Resolve {top.name if top else 'the borough'}'s ability"
+    if typ == "end_action":
+        return "End the run" if s.turn.step == "run" else "Stop developing"
+    if typ == "pay":
+        return f"Discard {name} to pay"
+    if typ == "flip":
+        return f"Flip {name}"
+    if typ == "discard":
+        return f"Discard {name}"
+    if typ == "end_turn":
+        return "End turn"
+    return str(typ)
+
+
+def prompt_text(s: State, seat: int) -> str:
+    p = s.players[seat]
+    t = s.turn
+    step = t.step
+    pending = CARDS[t.pending].name if t.pending is not None else ""
+    if step == "start":
+        parts = ["Start of your turn."]
+        if t.repay_open and p.loans and p.money >= repay_cost(p):
+            parts.append(f"You may repay a loan (£{repay_cost(p)}) now, before drawing.")
+        top = top_borough(p)
+        if not s.can_draw():
+            parts.append("There is nothing left to draw: stop drawing.")
+        elif top is not None and top.start_draw == "westminster":
+            parts.append(f"Westminster: draw 0, 1 or 2 cards (drawn so far: {t.draws_done}), then stop.")
+        elif top is not None and top.start_draw == "st_pancras" and s.deck:
+            parts.append("Draw a card from the deck or the development board, or (St Pancras) look at "
+                         "the top 3 cards and keep one.")
+        else:
+            parts.append("Draw a card from the deck or the development board.")
+        return " ".join(parts)
+    if step == "scry_keep":
+        return "St Pancras: keep one of " + ", ".join(CARDS[c].name for c in t.scry)
+    if step == "scry_bottom":
+        return "St Pancras: choose the card for the very bottom of the deck (the other goes just above it)"
+    if step == "action":
+        return "Choose your action: Develop, Buy Land, Run the City or Draw Three"
+    if step == "develop":
+        if t.developed == 0:
+            return "Develop: choose a card to develop"
+        return "Develop: choose another card to develop, or stop developing"
+    if step == "develop_discard":
+        colour = CARDS[t.pending].colour if t.pending is not None else ""
+        return f"Discard a {colour} card to pay for {pending}"
+    if step == "develop_place":
+        return f"Place {pending} on a new stack or on a stack not built this turn"
+    if step == "buy":
+        return "Buy Land: choose a borough from the market"
+    if step == "run":
+        top = top_borough(p)
+        parts = ["Run the City: activate any of your face-up cards, once each"]
+        if top is not None and top.kind == "active":
+            parts.append(f"resolve {top.name}'s ability ({'done' if t.borough_done else 'required'})")
+        parts.append(f"then end the run (poverty afterwards: +{run_poverty(p)})")
+        return "; ".join(parts)
+    if step == "run_pay":
+        return f"Discard a card to activate {pending}"
+    if step == "hospital":
+        h = hospital_of(p, t.pending) if t.pending is not None else None
+        other = CARDS[h].name if h is not None else "Hospital"
+        return f"{pending} flips: flip it, or flip your {other} instead"
+    if step == "draw_three":
+        return f"Draw Three: draw card {4 - t.draws_left} of 3 from the deck or the development board"
+    if step == "discard":
+        extra = len(p.hand) - hand_limit(p)
+        plural = "s" if extra != 1 else ""
+        return f"Your hand is over the limit of {hand_limit(p)}: discard {extra} more card{plural}"
+    if step == "end":
+        return "End your turn"
+    return ""
+
+
+def prompt(s: State, seat: int | None) -> dict[str, Any] | None:
+    if seat is None or s.over or seat != s.current:
+        return None
+    moves = legal_moves(s, seat)
+    t = s.turn
+    return {
+        "text": prompt_text(s, seat),
+        "step": t.step,
+        "action": t.action,
+        "pending": ref(t.pending) if t.pending is not None else None,
+        "choices": [{"move": m, "label": label(s, seat, m)} for m in moves],
+    }
+
+
+def view(s: State, seat: int | None) -> dict[str, Any]:
+    t = s.turn
+    res = result(s)
+    return {
+        "game": "london",
+        "seats": s.seats,
+        "you": seat,
+        "turn_no": s.turn_no,
+        "current": None if s.over else s.current,
+        "step": t.step,
+        "action": t.action,
+        "deck": {"count": len(s.deck), "era": CARDS[s.deck[-1]].era if s.deck else None},
+        "board": {"spaces_per_row": len(s.board[0]),
+                  "rows": [[ref(c) if c is not None else None for c in row] for row in s.board]},
+        "market": list(s.market),
+        "borough_deck": len(s.borough_deck),
+        "loan_supply": s.loan_supply,
+        "box_count": len(s.box),
+        "players": [_player(s, i, seat) for i in range(s.seats)],
+        "turn": {
+            "draws_done": t.draws_done, "draws_left": t.draws_left, "developed": t.developed,
+            "free_colour": t.free_colour, "built": list(t.built), "activated": list(t.activated),
+            "borough_done": t.borough_done, "repay_open": t.repay_open,
+            "pending": ref(t.pending) if t.pending is not None else None,
+            "looking_at": len(t.scry),
+        },
+        "scry": [ref(c) for c in t.scry] if seat is not None and seat == s.current else [],
+        "endgame": {"triggered": s.endgame, "final_turns_left": s.final_turns_left if s.endgame else None},
+        "over": s.over,
+        "prompt": prompt(s, seat),
+        "result": res.as_json() if res is not None else None,
+        "catalogue": CATALOGUE,
+    }
