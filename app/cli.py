@@ -19,7 +19,7 @@ def serve(args: argparse.Namespace) -> int:
     settings = Settings()
     migrate(settings.database_url)
     uvicorn.run(create_app(settings), host=args.host or settings.host, port=args.port or settings.port,
-                proxy_headers=True, ws_max_size=1024 * 1024, log_level=args.log_level,
+                proxy_headers=True, ws_max_size=1024 * 1024, ws_per_message_deflate=False, log_level=args.log_level,
                 access_log=not args.no_access_log)
     return 0
 

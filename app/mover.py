@@ -6,17 +6,17 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from sqlalchemy import insert, update
-from sqlalchemy.exc import IntegrityError
-
 from app.errors import ApiError
 from app.hub import Hub
+from app.journal import Journal, MoveWrite
 from app.live import LiveTable, LiveTables, LogEntry, PlayerInfo, encode_events
-from app.models import GameTable, MoveRecord, Snapshot, utcnow
-from app.notify import Notifier
 from engines.base import IllegalMove
 
 log = logging.getLogger("parlour.mover")
+
+
+class SeqTaken(Exception):
+    """The move's seq was stored by another server process first."""
 
 
 def stale(live: LiveTable) -> ApiError:
@@ -25,10 +25,10 @@ def stale(live: LiveTable) -> ApiError:
 
 
 class Mover:
-    def __init__(self, live: LiveTables, hub: Hub, notifier: Notifier, snapshot_every: int) -> None:
+    def __init__(self, live: LiveTables, hub: Hub, journal: Journal, snapshot_every: int) -> None:
         self.live = live
+        self.journal = journal
         self.hub = hub
-        self.notifier = notifier
         self.snapshot_every = max(1, snapshot_every)
 
     async def play(self, live: LiveTable, player: PlayerInfo, seq: object, move: object) -> int:
@@ -70,8 +70,8 @@ class Mover:
             result = engine.result(live.state)
             try:
                 await self._store(live, seat, new_seq, move, encoded, result)
-            except IntegrityError:
-                self.live.forget(live.id)  # someone else stored this seq first
+            except SeqTaken:
+                self.live.forget(live.id)  # another server process stored this seq first
                 fresh = await self.live.get(live.id)
                 raise stale(fresh or live) from None
             except Exception:
@@ -89,14 +89,9 @@ class Mover:
 
     async def _store(self, live: LiveTable, seat: int, seq: int, move: dict[str, Any],
                      events: list[dict[str, Any]], result: Any) -> None:
-        values: dict[str, Any] = {"seq": seq}
-        if result is not None:
-            values.update(status="finished", result=result.as_json(), finished_at=utcnow())
-        async with self.live.sessions() as s, s.begin():
-            await s.execute(insert(MoveRecord).values(table_id=live.id, seq=seq, seat=seat, move=move,
-                                                      events=events, created_at=utcnow()))
-            await s.execute(update(GameTable).where(GameTable.id == live.id).values(**values))
-            if seq % self.snapshot_every == 0:
-                await s.execute(insert(Snapshot).values(table_id=live.id, seq=seq,
-                                                        state=live.engine.encode(live.state)))
-            await self.notifier.in_transaction(s, live.id, "moves", seq=seq)
+        snapshot = live.engine.encode(live.state) if seq % self.snapshot_every == 0 else None
+        stored = await self.journal.append(MoveWrite(
+            live.id, seq, seat, move, events, snapshot=snapshot,
+            result=result.as_json() if result is not None else None))
+        if not stored:
+            raise SeqTaken

@@ -11,6 +11,7 @@ from app.config import Settings, is_postgres
 from app.db import make_engine, sessionmaker
 from app.guard import FailedLookups
 from app.hub import Hub
+from app.journal import make_journal
 from app.live import LiveTable, LiveTables, PlayerInfo
 from app.mover import Mover
 from app.notify import Notifier, PostgresNotifier
@@ -31,15 +32,18 @@ class Parlour:
         self.live = LiveTables(self.sessions, self.engines)
         self.hub = Hub(self.live, self.notifier)
         self.rooms = Rooms(self.live, self.notifier)
-        self.mover = Mover(self.live, self.hub, self.notifier, settings.snapshot_every)
+        self.journal = make_journal(settings.database_url, self.notifier)
+        self.mover = Mover(self.live, self.hub, self.journal, settings.snapshot_every)
         self.failed_lookups = FailedLookups(settings.failed_lookups_per_minute)
 
     async def start(self) -> None:
+        await self.journal.start()
         await self.notifier.start(self.hub.on_notification)
 
     async def stop(self) -> None:
         await self.hub.drain()
         await self.notifier.stop()
+        await self.journal.stop()
         await self.db.dispose()
 
     def public_base(self, conn: HTTPConnection) -> str:

@@ -298,6 +298,13 @@ class Bench:
         for table in list(self.tables.values()):
             table.kick()
         await asyncio.sleep(a.warmup)
+        profiler = None
+        if a.profile:
+            profiler = subprocess.Popen(
+                ["py-spy", "record", "--pid", str(self.servers[0].proc.pid), "--duration", str(int(a.duration)),
+                 "--format", "speedscope" if a.profile.endswith(".json") else "flamegraph",
+                 "--output", a.profile, "--rate", "200"],
+                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         cpu0 = sum(s.cpu_seconds() for s in self.servers)
         w0 = time.perf_counter()
         self.stats.measuring = True
@@ -308,6 +315,8 @@ class Bench:
             peak = max(peak, sum(s.rss_mb() for s in self.servers))
         self.stats.measuring = False
         window = time.perf_counter() - w0
+        if profiler is not None:
+            profiler.wait(30)
         cpu = sum(s.cpu_seconds() for s in self.servers) - cpu0
         self.stopping = True
         for t in tasks:
@@ -352,6 +361,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     p.add_argument("--out")
     p.add_argument("--quick", action="store_true", help="a few seconds, small")
     p.add_argument("--no-pin", action="store_true")
+    p.add_argument("--profile", help="py-spy the (first) server during the window into this file (.svg/.json)")
     a = p.parse_args(argv)
     if a.quick:
         a.tables, a.think, a.duration, a.warmup = min(a.tables, 10), 50, 2, 0.5

@@ -1,0 +1,219 @@
+"""The move journal: appends accepted moves to the database with group commit.
+
+Moves that arrive while a commit is in flight are written together in the next transaction,
+so under load one commit carries many moves, and an idle server commits each move at once
+(no artificial delay). A move's sender is answered, and its views are sent, only after the
+commit that holds it. The journal talks to the database driver directly: the hot path has
+no ORM and exactly one transaction per batch.
+
+``append`` answers False when the (table, seq) slot is already taken — another server
+process stored a move there first.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import sqlite3
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+import orjson
+from sqlalchemy.engine import make_url
+
+from app.config import async_url, is_postgres
+from app.models import utcnow
+from app.notify import CHANNEL, Notifier
+
+log = logging.getLogger("parlour.journal")
+
+
+def dumps(value: Any) -> str:
+    return orjson.dumps(value).decode()
+
+
+@dataclass
+class MoveWrite:
+    table_id: int
+    seq: int
+    seat: int
+    move: dict[str, Any]
+    events: list[dict[str, Any]]
+    snapshot: dict[str, Any] | None = None  # engine state after the move, now and then
+    result: dict[str, Any] | None = None  # set on the move that ends the game
+    created_at: datetime = field(default_factory=utcnow)
+
+
+class Journal:
+    def __init__(self, notifier: Notifier) -> None:
+        self.notifier = notifier
+        self._queue: asyncio.Queue[tuple[MoveWrite, asyncio.Future[bool]]] = asyncio.Queue()
+        self._task: asyncio.Task[None] | None = None
+        self.batches = 0
+        self.moves = 0
+
+    async def start(self) -> None:
+        await self._open()
+        self._task = asyncio.create_task(self._run())
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+        await self._close()
+
+    async def append(self, write: MoveWrite) -> bool:
+        fut: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
+        self._queue.put_nowait((write, fut))
+        return await fut
+
+    async def _run(self) -> None:
+        while True:
+            batch = [await self._queue.get()]
+            while not self._queue.empty():
+                batch.append(self._queue.get_nowait())
+            try:
+                stored = await self._write([w for w, _ in batch])
+            except Exception as exc:
+                log.exception("writing %d moves failed", len(batch))
+                for _, fut in batch:
+                    if not fut.done():
+                        fut.set_exception(exc)
+                continue
+            self.batches += 1
+            self.moves += len(batch)
+            for (_, fut), ok in zip(batch, stored, strict=True):
+                if not fut.done():
+                    fut.set_result(ok)
+
+    async def _open(self) -> None:
+        raise NotImplementedError
+
+    async def _close(self) -> None:
+        raise NotImplementedError
+
+    async def _write(self, batch: list[MoveWrite]) -> list[bool]:
+        raise NotImplementedError
+
+
+class SqliteJournal(Journal):
+    """One sqlite3 connection on one thread of its own: a batch costs one hop to that thread."""
+
+    INSERT_MOVE = ("INSERT INTO moves (table_id, seq, seat, move, events, created_at) VALUES (?, ?, ?, ?, ?, ?) "
+                   "ON CONFLICT (table_id, seq) DO NOTHING")
+    INSERT_SNAPSHOT = ("INSERT INTO snapshots (table_id, seq, state) VALUES (?, ?, ?) "
+                       "ON CONFLICT (table_id, seq) DO NOTHING")
+    FINISH = "UPDATE tables SET status = 'finished', seq = ?, result = ?, finished_at = ? WHERE id = ?"
+
+    def __init__(self, url: str, notifier: Notifier) -> None:
+        super().__init__(notifier)
+        self.path = make_url(async_url(url)).database or ":memory:"
+        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="journal")
+        self._conn: sqlite3.Connection | None = None
+
+    async def _open(self) -> None:
+        def connect() -> sqlite3.Connection:
+            conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+            conn.execute("PRAGMA journal_mode=WAL")
+            conn.execute("PRAGMA synchronous=NORMAL")
+            conn.execute("PRAGMA busy_timeout=30000")
+            return conn
+
+        self._conn = await asyncio.get_running_loop().run_in_executor(self._pool, connect)
+
+    async def _close(self) -> None:
+        if self._conn is not None:
+            await asyncio.get_running_loop().run_in_executor(self._pool, self._conn.close)
+        self._pool.shutdown(wait=True)
+
+    async def _write(self, batch: list[MoveWrite]) -> list[bool]:
+        return await asyncio.get_running_loop().run_in_executor(self._pool, self._write_sync, batch)
+
+    def _write_sync(self, batch: list[MoveWrite]) -> list[bool]:
+        conn = self._conn
+        assert conn is not None
+        stored: list[bool] = []
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            for w in batch:
+                stamp = w.created_at.isoformat(sep=" ")
+                cur = conn.execute(self.INSERT_MOVE, (w.table_id, w.seq, w.seat, dumps(w.move), dumps(w.events),
+                                                      stamp))
+                ok = cur.rowcount == 1
+                stored.append(ok)
+                if not ok:
+                    continue
+                if w.snapshot is not None:
+                    conn.execute(self.INSERT_SNAPSHOT, (w.table_id, w.seq, dumps(w.snapshot)))
+                if w.result is not None:
+                    conn.execute(self.FINISH, (w.seq, dumps(w.result), stamp, w.table_id))
+            conn.execute("COMMIT")
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+        return stored
+
+
+class PostgresJournal(Journal):
+    """One psycopg connection; a batch is one transaction, NOTIFY included (sent at commit)."""
+
+    INSERT_MOVE = ("INSERT INTO moves (table_id, seq, seat, move, events, created_at) "
+                   "VALUES (%s, %s, %s, %s::json, %s::json, %s) ON CONFLICT (table_id, seq) DO NOTHING")
+    INSERT_SNAPSHOT = ("INSERT INTO snapshots (table_id, seq, state) VALUES (%s, %s, %s::json) "
+                       "ON CONFLICT (table_id, seq) DO NOTHING")
+    FINISH = ("UPDATE tables SET status = 'finished', seq = %s, result = %s::json, finished_at = %s "
+              "WHERE id = %s")
+
+    def __init__(self, url: str, notifier: Notifier) -> None:
+        super().__init__(notifier)
+        self.dsn = async_url(url).replace("postgresql+psycopg://", "postgresql://", 1)
+        self._conn: Any = None
+
+    async def _open(self) -> None:
+        import psycopg
+
+        self._conn = await psycopg.AsyncConnection.connect(self.dsn)
+
+    async def _close(self) -> None:
+        if self._conn is not None:
+            with contextlib.suppress(Exception):
+                await self._conn.close()
+
+    async def _write(self, batch: list[MoveWrite]) -> list[bool]:
+        import psycopg
+
+        if self._conn is None or self._conn.closed:
+            self._conn = await psycopg.AsyncConnection.connect(self.dsn)
+        conn = self._conn
+        stored: list[bool] = []
+        newest: dict[int, int] = {}
+        try:
+            async with conn.transaction(), conn.cursor() as cur:
+                for w in batch:
+                    await cur.execute(self.INSERT_MOVE, (w.table_id, w.seq, w.seat, dumps(w.move),
+                                                         dumps(w.events), w.created_at))
+                    ok = cur.rowcount == 1
+                    stored.append(ok)
+                    if not ok:
+                        continue
+                    newest[w.table_id] = max(newest.get(w.table_id, 0), w.seq)
+                    if w.snapshot is not None:
+                        await cur.execute(self.INSERT_SNAPSHOT, (w.table_id, w.seq, dumps(w.snapshot)))
+                    if w.result is not None:
+                        await cur.execute(self.FINISH, (w.seq, dumps(w.result), w.created_at, w.table_id))
+                for table_id, seq in newest.items():
+                    payload = dumps({"p": self.notifier.process_id, "t": table_id, "k": "moves", "seq": seq})
+                    await cur.execute("SELECT pg_notify(%s, %s)", (CHANNEL, payload))
+        except psycopg.OperationalError:
+            with contextlib.suppress(Exception):
+                await conn.close()
+            raise
+        return stored
+
+
+def make_journal(url: str, notifier: Notifier) -> Journal:
+    return PostgresJournal(url, notifier) if is_postgres(url) else SqliteJournal(url, notifier)
