@@ -355,6 +355,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     p.add_argument("--duration", type=float, default=30)
     p.add_argument("--warmup", type=float, default=3)
     p.add_argument("--db", choices=("sqlite", "postgres"), default="sqlite")
+    p.add_argument("--database-url", help="use this (empty, migrated by the server) database instead")
     p.add_argument("--processes", type=int, default=1)
     p.add_argument("--engines", default=None, help="PARLOUR_ENGINES for the server")
     p.add_argument("--label")
@@ -375,7 +376,9 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     pg = None
     servers: list[Server] = []
     try:
-        if a.db == "postgres":
+        if a.database_url:
+            db_url = a.database_url
+        elif a.db == "postgres":
             pg = Postgres()
             db_url = pg.url
         else:

@@ -1,0 +1,1 @@
+"""Benchmark scripts: run by hand; their quick modes run in the test suite."""
