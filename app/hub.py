@@ -18,6 +18,7 @@ from starlette.websockets import WebSocket
 
 from app.live import LiveTable, LiveTables
 from app.notify import Notifier
+from engines.base import static_view
 
 log = logging.getLogger("parlour.hub")
 OUTBOX_LIMIT = 256
@@ -151,9 +152,11 @@ class Hub:
             "status": live.status,
             "awaiting": awaiting,
             "view": engine.view(live.state, seat),
-            "log": live.log_for(seat, after_seq),
+            "log": live.log_for(seat, max(after_seq, 0)),
             "moves": engine.legal_moves(live.state, seat) if seat is not None and seat in awaiting else [],
         }
+        if after_seq < 0:  # a connection's first view carries the game's fixed data
+            message["static"] = static_view(engine, live.state)
         if live.status == "finished":
             message["result"] = live.result
             message["seed"] = live.seed
@@ -162,7 +165,7 @@ class Hub:
     def send_view(self, conn: Connection, live: LiveTable) -> None:
         if live.state is None or conn.last_seq >= live.seq:
             return
-        conn.send(self.view_message(live, conn.seat, max(conn.last_seq, 0) if conn.last_seq >= 0 else 0))
+        conn.send(self.view_message(live, conn.seat, conn.last_seq))
         conn.last_seq = live.seq
 
     def push_views(self, live: LiveTable) -> None:
@@ -177,7 +180,7 @@ class Hub:
             key = (conn.seat, conn.last_seq)
             data = cache.get(key)
             if data is None:
-                data = orjson.dumps(self.view_message(live, conn.seat, max(conn.last_seq, 0)))
+                data = orjson.dumps(self.view_message(live, conn.seat, conn.last_seq))
                 cache[key] = data
             conn.send_raw(data)
             conn.last_seq = live.seq

@@ -136,6 +136,16 @@ class Engine(Protocol):
 
     def decode(self, data: Mapping[str, Any]) -> Any: ...
 
+    # Optional: ``static_view(state) -> dict`` -- data fixed for the whole game (a card
+    # catalogue, a board's layout), the same for every seat. The site sends it once per
+    # connection and the browser merges it into every view, so it is not re-sent per move.
+
+
+def static_view(engine: Engine, state: Any) -> View:
+    """The engine's fixed, public data for this game ({} if it has none)."""
+    method = getattr(engine, "static_view", None)
+    return dict(method(state)) if method is not None else {}
+
 
 def resolve_options(engine: Engine, given: Mapping[str, Any] | None) -> dict[str, Any]:
     """Fill in defaults and check every given option is known and allowed.

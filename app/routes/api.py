@@ -13,6 +13,7 @@ from app.live import LiveTable, PlayerInfo
 from app.parlour import JSON, Parlour, ParlourDep, client_id
 from app.rooms import Rooms
 from app.tokens import normalize_code
+from engines.base import static_view
 
 router = APIRouter(prefix="/api", tags=["api"])
 
@@ -116,6 +117,7 @@ async def get_seat(seat: SeatDep, parlour: ParlourDep) -> JSON:
     if live.state is not None:
         async with live.lock:
             out["view"] = live.engine.view(live.state, player.seat)
+            out["static"] = static_view(live.engine, live.state)
             out["awaiting"] = live.awaiting()
             out["seq"] = live.seq
     return out

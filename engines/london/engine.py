@@ -54,6 +54,10 @@ class LondonEngine:
     def view(self, s: State, seat: int | None) -> View:
         return view.view(s, seat)
 
+    def static_view(self, s: State) -> View:
+        """The card and borough catalogue: sent once per connection, not with every view."""
+        return {"catalogue": view.CATALOGUE}
+
     def result(self, s: State) -> Result | None:
         return scoring.result(s)
 

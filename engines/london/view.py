@@ -247,5 +247,4 @@ def view(s: State, seat: int | None) -> dict[str, Any]:
         "over": s.over,
         "prompt": prompt(s, seat),
         "result": res.as_json() if res is not None else None,
-        "catalogue": CATALOGUE,
     }

@@ -12,8 +12,13 @@ const state = {
   table: null, // public summary: players, status, awaiting…
   view: null, seq: 0, moves: [], awaiting: [], result: null, seed: null,
   pending: false, socket: null, retry: 0, freshLog: true, renderer: null, rendererGame: null,
-  logCount: 0,
+  logCount: 0, error: null, wasMine: false, lostTimer: null,
 };
+
+// Measurements any page may read (window.parlourMetrics): when the first view was drawn and
+// how long each board render took, in milliseconds.
+const metrics = { firstView: null, renders: [] };
+window.parlourMetrics = metrics;
 
 function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
@@ -47,15 +52,27 @@ function connect() {
   const ws = new WebSocket(`${proto}://${location.host}${boot.socket}`);
   state.socket = ws;
   state.freshLog = true;
-  ws.onopen = () => { state.retry = 0; setConnection("Connected", "ok"); };
+  ws.onopen = () => {
+    state.retry = 0;
+    clearTimeout(state.lostTimer);
+    setConnection("Connected", "ok");
+  };
   ws.onmessage = (e) => receive(JSON.parse(e.data));
   ws.onclose = (e) => {
     if (state.socket !== ws) return;
     state.socket = null;
     if (e.code === 4404) { setConnection("This seat no longer exists.", "bad"); return; }
     if (e.code === 4403) { setConnection("Refused: open the page from this site's address.", "bad"); return; }
+    // Reconnect quietly: a short drop only shows as "reconnecting"; the alarm comes after 4 s.
     const wait = Math.min(5000, 300 * 2 ** state.retry++);
-    setConnection(`Connection lost — reconnecting in ${Math.ceil(wait / 1000)} s…`, "bad");
+    if (state.pending) { state.pending = false; document.body.classList.remove("pending"); renderPrompt(); }
+    setConnection("Reconnecting…", "quiet");
+    if (!state.lostTimer || state.retry === 1) {
+      clearTimeout(state.lostTimer);
+      state.lostTimer = setTimeout(() => {
+        if (!state.socket || state.socket.readyState !== WebSocket.OPEN) setConnection("Connection lost — reconnecting…", "bad");
+      }, 4000);
+    }
     setTimeout(connect, wait);
   };
 }
@@ -70,12 +87,15 @@ function send(message) {
 }
 
 export function sendMove(move) {
-  if (state.pending) return;
+  if (state.pending) return false;
   if (send({ type: "move", seq: state.seq, move })) {
     state.pending = true;
+    state.error = null;
     document.body.classList.add("pending");
     renderPrompt();
+    return true;
   }
+  return false;
 }
 
 function setConnection(text, kind) {
@@ -109,16 +129,18 @@ function onTable(table) {
 function onView(msg) {
   state.seq = msg.seq;
   state.you = msg.seat;
-  state.view = msg.view;
+  if (msg.static) state.static = msg.static; // the game's fixed data arrives once per connection
+  state.view = state.static ? Object.assign({}, state.static, msg.view) : msg.view;
   state.moves = msg.moves || [];
   state.awaiting = msg.awaiting || [];
   state.result = msg.result || null;
   state.seed = msg.seed || null;
   state.pending = false;
+  state.error = null;
   document.body.classList.remove("pending");
   $("waiting").hidden = true;
   $("table").hidden = false;
-  appendLog(msg.log || [], state.freshLog);
+  appendLog(msg.log || [], state.freshLog || Boolean(msg.static)); // a first view carries the whole log
   state.freshLog = false;
   renderSeats();
   renderPrompt();
@@ -128,9 +150,11 @@ function onView(msg) {
 
 function onError(msg) {
   state.pending = false;
+  state.error = { code: msg.error || "refused", message: msg.message || "That was refused.", seq: state.seq };
   document.body.classList.remove("pending");
-  flash(msg.message || "That was refused.");
+  flash(state.error.message);
   renderPrompt();
+  if (state.view) renderBoard();
 }
 
 // -- the waiting room ----------------------------------------------------------------------
@@ -202,6 +226,56 @@ function renderPrompt() {
   box.textContent = text;
   box.classList.toggle("yours", mineToPlay);
   document.title = mineToPlay ? `● Your turn — ${baseTitle}` : baseTitle;
+  if (mineToPlay && !state.wasMine && !state.pending) chime();
+  state.wasMine = mineToPlay;
+}
+
+// -- the "your turn" sound: off unless the player turns it on (remembered on this device) ---
+
+const SOUND_KEY = "parlour.sound";
+let audio = null;
+
+function soundOn() {
+  try { return localStorage.getItem(SOUND_KEY) === "on"; } catch { return false; }
+}
+
+function chime() {
+  if (!soundOn()) return;
+  try {
+    audio = audio || new (window.AudioContext || window.webkitAudioContext)();
+    const t = audio.currentTime;
+    for (const [i, f] of [[0, 659.25], [1, 987.77]]) { // a soft two-note bell, E5 then B5
+      const osc = audio.createOscillator();
+      const gain = audio.createGain();
+      osc.type = "sine";
+      osc.frequency.value = f;
+      gain.gain.setValueAtTime(0.0001, t + i * 0.16);
+      gain.gain.exponentialRampToValueAtTime(0.08, t + i * 0.16 + 0.02);
+      gain.gain.exponentialRampToValueAtTime(0.0001, t + i * 0.16 + 0.6);
+      osc.connect(gain).connect(audio.destination);
+      osc.start(t + i * 0.16);
+      osc.stop(t + i * 0.16 + 0.65);
+    }
+  } catch { /* no sound on this device */ }
+}
+
+function setupSound() {
+  const head = document.querySelector(".table-head");
+  if (!head || !boot.you) return;
+  const button = el("button", { type: "button", id: "sound-toggle", class: "sound-toggle", "aria-pressed": String(soundOn()) });
+  const paint = () => {
+    const on = soundOn();
+    button.setAttribute("aria-pressed", String(on));
+    button.textContent = on ? "♪ Turn sound: on" : "♪ Turn sound: off";
+    button.title = on ? "A soft chime plays when it becomes your turn" : "Play a soft chime when it becomes your turn";
+  };
+  button.addEventListener("click", () => {
+    try { localStorage.setItem(SOUND_KEY, soundOn() ? "off" : "on"); } catch { /* private mode */ }
+    paint();
+    if (soundOn()) chime();
+  });
+  paint();
+  head.append(button);
 }
 
 function renderResult() {
@@ -220,25 +294,30 @@ function renderResult() {
   }
 }
 
-async function loadRenderer() {
-  if (state.rendererGame === boot.game) return state.renderer;
-  state.rendererGame = boot.game;
-  try {
-    const mod = await import(`/static/games/${boot.game}/renderer.js`);
-    state.renderer = mod.render;
-  } catch (e) {
-    state.renderer = renderGeneric;
+function loadRenderer() {
+  if (!state.renderer) {
+    state.rendererGame = boot.game;
+    state.renderer = import(`/static/games/${boot.game}/renderer.js`)
+      .then((mod) => mod.render, () => renderGeneric);
   }
   return state.renderer;
 }
 
 async function renderBoard() {
   const render = await loadRenderer();
+  const t0 = performance.now();
   render($("board"), {
     view: state.view, seat: mySeat(), moves: state.moves, awaiting: state.awaiting, pending: state.pending,
     players: state.table ? state.table.players : [], nameOf, send: sendMove, seq: state.seq,
     status: state.table ? state.table.status : boot.status, result: state.result,
+    seed: state.seed, error: state.error, code: boot.code,
   });
+  const t1 = performance.now();
+  metrics.renders.push(t1 - t0);
+  if (metrics.firstView === null && state.view) {
+    metrics.firstView = t1;
+    performance.mark("parlour:first-view");
+  }
 }
 
 function appendLog(entries, replace) {
@@ -286,6 +365,7 @@ function setupTabs() {
 
 function setup() {
   setupTabs();
+  setupSound();
   const copy = $("copy-link");
   if (copy) copy.addEventListener("click", async () => {
     const input = $("invite-link");

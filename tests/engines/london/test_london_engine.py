@@ -217,14 +217,15 @@ def test_view_shape_for_a_browser_renderer():
     v = ENGINE.view(s, 0)
     assert set(v) == {"game", "seats", "you", "turn_no", "current", "step", "action", "deck", "board",
                       "market", "borough_deck", "loan_supply", "box_count", "players", "turn", "scry",
-                      "endgame", "over", "prompt", "result", "catalogue"}
+                      "endgame", "over", "prompt", "result"}
     assert set(v["prompt"]) == {"text", "step", "action", "pending", "choices"}
     assert [c["move"] for c in v["prompt"]["choices"]] == ENGINE.legal_moves(s, 0)
     assert all(isinstance(c["label"], str) and c["label"] for c in v["prompt"]["choices"])
-    cat = v["catalogue"]
+    assert json.loads(json.dumps(v)) == v
+    cat = ENGINE.static_view(s)["catalogue"]  # sent once per connection, merged into every view
     assert set(cat["cards"]) == set(DESIGNS) and set(cat["boroughs"]) == set(BOROUGHS)
     assert cat["cards"]["west_india_docks"]["activation"]["text"] == "Discard a card: Gain £7 ⤵"
-    assert v["catalogue"] is not None and json.loads(json.dumps(v)) == v
+    assert json.loads(json.dumps(cat)) == cat
 
 
 def test_the_end_view_carries_the_scoring_breakdown_and_result():
