@@ -18,7 +18,7 @@ from starlette.websockets import WebSocket
 
 from app.live import LiveTable, LiveTables
 from app.notify import Notifier
-from engines.base import static_view
+from engines.base import static_view, views
 
 log = logging.getLogger("parlour.hub")
 OUTBOX_LIMIT = 256
@@ -142,7 +142,8 @@ class Hub:
         for conn in list(self.rooms.get(live.id, ())):
             conn.send_raw(message)
 
-    def view_message(self, live: LiveTable, seat: int | None, after_seq: int) -> dict[str, Any]:
+    def view_message(self, live: LiveTable, seat: int | None, after_seq: int,
+                     view: dict[str, Any] | None = None) -> dict[str, Any]:
         engine = live.engine
         awaiting = live.awaiting()
         message: dict[str, Any] = {
@@ -151,7 +152,7 @@ class Hub:
             "seat": seat,
             "status": live.status,
             "awaiting": awaiting,
-            "view": engine.view(live.state, seat),
+            "view": view if view is not None else engine.view(live.state, seat),
             "log": live.log_for(seat, max(after_seq, 0)),
             "moves": engine.legal_moves(live.state, seat) if seat is not None and seat in awaiting else [],
         }
@@ -169,18 +170,22 @@ class Hub:
         conn.last_seq = live.seq
 
     def push_views(self, live: LiveTable) -> None:
-        """Send every connected seat the view after a change, computed once per seat."""
+        """Send every connected seat the view after a change: each seat's view is computed
+        once (and the engine may share the public part between seats), whatever the number
+        of tabs and spectators."""
         room = self.rooms.get(live.id)
         if not room or live.state is None:
             return
+        behind = [conn for conn in room if conn.last_seq < live.seq]
+        if not behind:
+            return
+        seat_views = views(live.engine, live.state, {conn.seat for conn in behind})
         cache: dict[tuple[int | None, int], bytes] = {}
-        for conn in list(room):
-            if conn.last_seq >= live.seq:
-                continue
+        for conn in behind:
             key = (conn.seat, conn.last_seq)
             data = cache.get(key)
             if data is None:
-                data = orjson.dumps(self.view_message(live, conn.seat, conn.last_seq))
+                data = orjson.dumps(self.view_message(live, conn.seat, conn.last_seq, seat_views[conn.seat]))
                 cache[key] = data
             conn.send_raw(data)
             conn.last_seq = live.seq

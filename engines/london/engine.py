@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from engines.base import Event, IllegalMove, Move, Option, Result, View
@@ -53,6 +53,9 @@ class LondonEngine:
 
     def view(self, s: State, seat: int | None) -> View:
         return view.view(s, seat)
+
+    def views(self, s: State, seats: Iterable[int | None]) -> dict[int | None, View]:
+        return view.views(s, seats)
 
     def static_view(self, s: State) -> View:
         """The card and borough catalogue: sent once per connection, not with every view."""

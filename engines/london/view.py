@@ -8,6 +8,7 @@ deck order, the borough deck order, the seed.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from engines.base import Move
@@ -217,12 +218,36 @@ def prompt(s: State, seat: int | None) -> dict[str, Any] | None:
 
 
 def view(s: State, seat: int | None) -> dict[str, Any]:
+    return views(s, (seat,))[seat]
+
+
+def views(s: State, seats: Iterable[int | None]) -> dict[int | None, dict[str, Any]]:
+    """Several seats' views: the public part is built once and shared (a move's update sends
+    every connected seat its view, so this is the hot path)."""
+    seats = list(seats)
+    base = _public(s)
+    public_players = [_player(s, i, None) for i in range(s.seats)]
+    out: dict[int | None, dict[str, Any]] = {}
+    for seat in seats:
+        players = list(public_players)
+        if seat is not None:
+            players[seat] = _player(s, seat, seat)
+        out[seat] = {
+            **base,
+            "you": seat,
+            "players": players,
+            "scry": [ref(c) for c in s.turn.scry] if seat is not None and seat == s.current else [],
+            "prompt": prompt(s, seat),
+        }
+    return out
+
+
+def _public(s: State) -> dict[str, Any]:
     t = s.turn
     res = result(s)
     return {
         "game": "london",
         "seats": s.seats,
-        "you": seat,
         "turn_no": s.turn_no,
         "current": None if s.over else s.current,
         "step": t.step,
@@ -234,7 +259,6 @@ def view(s: State, seat: int | None) -> dict[str, Any]:
         "borough_deck": len(s.borough_deck),
         "loan_supply": s.loan_supply,
         "box_count": len(s.box),
-        "players": [_player(s, i, seat) for i in range(s.seats)],
         "turn": {
             "draws_done": t.draws_done, "draws_left": t.draws_left, "developed": t.developed,
             "free_colour": t.free_colour, "built": list(t.built), "activated": list(t.activated),
@@ -242,9 +266,7 @@ def view(s: State, seat: int | None) -> dict[str, Any]:
             "pending": ref(t.pending) if t.pending is not None else None,
             "looking_at": len(t.scry),
         },
-        "scry": [ref(c) for c in t.scry] if seat is not None and seat == s.current else [],
         "endgame": {"triggered": s.endgame, "final_turns_left": s.final_turns_left if s.endgame else None},
         "over": s.over,
-        "prompt": prompt(s, seat),
         "result": res.as_json() if res is not None else None,
     }
