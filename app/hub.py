@@ -203,8 +203,11 @@ class Hub:
     # -- other processes ----------------------------------------------------------------------
 
     async def on_notification(self, payload: dict[str, Any]) -> None:
-        table_id = int(payload["t"])
         kind = payload.get("k")
+        if kind == "resync":
+            await self.resync()
+            return
+        table_id = int(payload["t"])
         if kind == "presence":
             self.remote_presence[table_id][str(payload["p"])] = set(payload.get("c", ()))
             live = self.live.cached(table_id)
@@ -242,6 +245,14 @@ class Hub:
                 if fresh:
                     conn.send({"type": "chat", "messages": fresh})
                     conn.last_chat = fresh[-1]["id"]
+
+    async def resync(self) -> None:
+        """After missed notifications: reload every table someone here watches, forget the rest."""
+        for table_id in list(self.live.cached_ids()):
+            if table_id not in self.rooms:
+                self.live.forget(table_id)
+        for table_id in list(self.rooms):
+            await self.on_notification({"t": table_id, "k": "lobby"})
 
     def _assign_seats(self, live: LiveTable) -> None:
         by_id = {p.id: p for p in live.players}

@@ -139,6 +139,9 @@ class LiveTables:
         self._by_token: dict[str, int] = {}
         self._loading: dict[int, asyncio.Future[LiveTable]] = {}
 
+    def cached_ids(self) -> list[int]:
+        return list(self._tables)
+
     def cached(self, table_id: int) -> LiveTable | None:
         return self._tables.get(table_id)
 

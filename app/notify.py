@@ -82,6 +82,8 @@ class PostgresNotifier(Notifier):
             try:
                 async with await psycopg.AsyncConnection.connect(self.dsn, autocommit=True) as conn:
                     await conn.execute(f"LISTEN {CHANNEL}")
+                    if self.ready.is_set():  # a reconnect: notifications may have been missed
+                        await handler({"k": "resync"})
                     self.ready.set()
                     async for note in conn.notifies():
                         try:

@@ -306,6 +306,7 @@ class Bench:
                  "--output", a.profile, "--rate", "200"],
                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         cpu0 = sum(s.cpu_seconds() for s in self.servers)
+        client0 = resource.getrusage(resource.RUSAGE_SELF)
         w0 = time.perf_counter()
         self.stats.measuring = True
         peak = rss_setup
@@ -318,6 +319,8 @@ class Bench:
         if profiler is not None:
             profiler.wait(30)
         cpu = sum(s.cpu_seconds() for s in self.servers) - cpu0
+        client1 = resource.getrusage(resource.RUSAGE_SELF)
+        client_cpu = (client1.ru_utime - client0.ru_utime) + (client1.ru_stime - client0.ru_stime)
         self.stopping = True
         for t in tasks:
             t.cancel()
@@ -341,6 +344,7 @@ class Bench:
             "stale_retries": self.stats.stale,
             "games_finished": self.stats.games_finished,
             "server_cpu_pct": round(100 * cpu / window, 1),
+            "client_cpu_pct": round(100 * client_cpu / window, 1),
             "server_rss_mb_after_setup": round(rss_setup, 1), "server_rss_mb_peak": round(peak, 1),
             "setup_s": round(setup_s, 1), "window_s": round(window, 1),
         }
@@ -408,7 +412,8 @@ def print_result(r: dict[str, Any]) -> None:
     print(f"  round trip ms: p50 {r['rtt_p50_ms']} p95 {r['rtt_p95_ms']} p99 {r['rtt_p99_ms']} max {r['rtt_max_ms']}")
     print(f"  server CPU {r['server_cpu_pct']}%  RSS {r['server_rss_mb_after_setup']} MB after setup, "
           f"{r['server_rss_mb_peak']} MB peak  (setup {r['setup_s']} s)")
-    print(f"  errors {r['errors']} {r['error_kinds'] or ''}  stale retries {r['stale_retries']}")
+    print(f"  errors {r['errors']} {r['error_kinds'] or ''}  stale retries {r['stale_retries']}  "
+          f"(load client CPU {r['client_cpu_pct']}%)")
 
 
 if __name__ == "__main__":

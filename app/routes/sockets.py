@@ -52,9 +52,14 @@ async def watch_socket(ws: WebSocket, code: str) -> None:
     if not origin_allowed(ws, parlour):
         await ws.close(code=4403, reason="origin not allowed")
         return
+    client = ws.client.host if ws.client else "unknown"
+    if parlour.failed_lookups.retry_after(client):
+        await ws.close(code=4429, reason="too many unknown codes")
+        return
     norm = normalize_code(code)
     live = await parlour.live.by_code(norm) if norm else None
     if live is None:
+        parlour.failed_lookups.failed(client)
         await ws.close(code=4404, reason="unknown table")
         return
     await serve(ws, parlour, live, None)

@@ -107,3 +107,28 @@ def test_seat_tokens_never_appear_in_the_server_log(sqlite_url, server_factory):
     assert "GET /seat/" in log  # the requests were logged …
     for tok in t["tokens"]:
         assert tok not in log  # … without their tokens
+
+
+def test_who_is_connected_is_shared_between_processes(postgres_url, server_factory):
+    a = server_factory(postgres_url)
+    b = server_factory(postgres_url)
+    with httpx.Client(base_url=a.base) as c:
+        t = started_table(c, ("Ada", "Bob"))
+
+    def connected_on_a() -> set[str]:
+        players = httpx.get(f"{a.base}/api/tables/{t['code']}").json()["players"]
+        return {p["name"] for p in players if p["connected"]}
+
+    async def scenario() -> None:
+        async with websockets.connect(f"ws://127.0.0.1:{b.port}/ws/seats/{t['tokens'][1]}") as ws:
+            await _first_view_after(ws, 0)
+            deadline = time.monotonic() + 5
+            while connected_on_a() != {"Bob"}:
+                assert time.monotonic() < deadline, connected_on_a()
+                await asyncio.sleep(0.05)
+        deadline = time.monotonic() + 5
+        while connected_on_a():
+            assert time.monotonic() < deadline, "Bob still shown as connected after leaving"
+            await asyncio.sleep(0.05)
+
+    asyncio.run(scenario())
