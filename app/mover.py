@@ -10,6 +10,7 @@ from app.errors import ApiError
 from app.hub import Hub
 from app.journal import Journal, MoveWrite
 from app.live import LiveTable, LiveTables, LogEntry, PlayerInfo, encode_events
+from app.metrics import MoveTimes, now
 from engines.base import IllegalMove
 
 log = logging.getLogger("parlour.mover")
@@ -28,11 +29,18 @@ class Mover:
     def __init__(self, live: LiveTables, hub: Hub, journal: Journal, snapshot_every: int) -> None:
         self.live = live
         self.journal = journal
+        self.times = MoveTimes()
         self.hub = hub
         self.snapshot_every = max(1, snapshot_every)
 
     async def play(self, live: LiveTable, player: PlayerInfo, seq: object, move: object) -> int:
         """Apply ``move`` for ``player`` if it is legal at ``seq``; return the new seq."""
+        started = now()
+        new_seq = await self._play(live, player, seq, move)
+        self.times.record(now() - started)
+        return new_seq
+
+    async def _play(self, live: LiveTable, player: PlayerInfo, seq: object, move: object) -> int:
         if not isinstance(seq, int) or isinstance(seq, bool):
             raise ApiError(422, "malformed_move", "A move names the seq it was chosen at (an integer).")
         if not isinstance(move, dict) or not isinstance(move.get("type"), str):

@@ -305,6 +305,8 @@ class Bench:
                  "--format", "speedscope" if a.profile.endswith(".json") else "flamegraph",
                  "--output", a.profile, "--rate", "200"],
                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        for c in http:
+            await c.post("/api/stats/reset")
         cpu0 = sum(s.cpu_seconds() for s in self.servers)
         client0 = resource.getrusage(resource.RUSAGE_SELF)
         w0 = time.perf_counter()
@@ -321,6 +323,7 @@ class Bench:
         cpu = sum(s.cpu_seconds() for s in self.servers) - cpu0
         client1 = resource.getrusage(resource.RUSAGE_SELF)
         client_cpu = (client1.ru_utime - client0.ru_utime) + (client1.ru_stime - client0.ru_stime)
+        server_stats = [(await c.get("/api/stats")).json() for c in http]
         self.stopping = True
         for t in tasks:
             t.cancel()
@@ -347,6 +350,7 @@ class Bench:
             "client_cpu_pct": round(100 * client_cpu / window, 1),
             "server_rss_mb_after_setup": round(rss_setup, 1), "server_rss_mb_peak": round(peak, 1),
             "setup_s": round(setup_s, 1), "window_s": round(window, 1),
+            "server_move_ms": server_stats[0]["moves"], "server_commits": server_stats[0]["commits"],
         }
 
 
@@ -412,6 +416,9 @@ def print_result(r: dict[str, Any]) -> None:
     print(f"  round trip ms: p50 {r['rtt_p50_ms']} p95 {r['rtt_p95_ms']} p99 {r['rtt_p99_ms']} max {r['rtt_max_ms']}")
     print(f"  server CPU {r['server_cpu_pct']}%  RSS {r['server_rss_mb_after_setup']} MB after setup, "
           f"{r['server_rss_mb_peak']} MB peak  (setup {r['setup_s']} s)")
+    mv, cm = r["server_move_ms"], r["server_commits"]
+    print(f"  server time per move (received → stored → views queued) ms: p50 {mv.get('p50_ms')} "
+          f"p99 {mv.get('p99_ms')}; {cm['moves_per_commit']} moves per commit")
     print(f"  errors {r['errors']} {r['error_kinds'] or ''}  stale retries {r['stale_retries']}  "
           f"(load client CPU {r['client_cpu_pct']}%)")
 

@@ -139,6 +139,25 @@ async def post_move(body: MoveIn, seat: SeatDep, parlour: ParlourDep) -> JSON:
     return {"seq": new_seq}
 
 
+@router.get("/stats")
+async def server_stats(parlour: ParlourDep) -> JSON:
+    """How this server process is doing: recent move times and commit batching."""
+    journal = parlour.journal
+    return {"moves": parlour.mover.times.summary(),
+            "commits": {"batches": journal.batches, "moves": journal.moves,
+                        "moves_per_commit": round(journal.moves / journal.batches, 2) if journal.batches else None},
+            "tables_in_memory": len(parlour.live.cached_ids()),
+            "connections": sum(len(r) for r in parlour.hub.rooms.values())}
+
+
+@router.post("/stats/reset", include_in_schema=False)
+async def reset_stats(parlour: ParlourDep, request: Request) -> JSON:
+    if request.client is None or request.client.host not in ("127.0.0.1", "::1"):
+        raise ApiError(403, "forbidden", "Only the server's own machine may reset its statistics.")
+    parlour.mover.times.reset()
+    return {"ok": True}
+
+
 @router.get("/tables/{code}/record")
 async def table_record(code: str, request: Request, parlour: ParlourDep) -> Any:
     """After the game: the seed and every move, so anyone can replay and verify the shuffles."""

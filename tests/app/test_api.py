@@ -227,3 +227,13 @@ def test_the_seed_stays_secret_until_the_end(client):
 
 def test_healthz(client):
     assert client.get("/healthz").json() == {"status": "ok"}
+
+
+def test_stats_report_move_times_and_commit_batching(client):
+    t = started_table(client)
+    for _ in range(3):
+        play_one(client, t)
+    stats = client.get("/api/stats").json()
+    assert stats["moves"]["moves"] == 3 and stats["moves"]["p50_ms"] > 0
+    assert stats["commits"]["moves"] == 3 and stats["commits"]["batches"] >= 1
+    assert stats["tables_in_memory"] == 1
