@@ -146,6 +146,12 @@ async def watch_page(request: Request, parlour: ParlourDep, code: str) -> Respon
                 socket_path=f"/ws/watch/{live.code}", api_path=None)
 
 
+@router.get("/favicon.ico", response_class=Response, include_in_schema=False)
+async def favicon() -> Response:
+    return Response((STATIC / "favicon.svg").read_bytes(), media_type="image/svg+xml",
+                    headers={"Cache-Control": "public, max-age=86400"})
+
+
 @router.get("/healthz", response_class=Response)
 async def healthz() -> Response:
     return Response('{"status":"ok"}', media_type="application/json")
