@@ -153,7 +153,7 @@ class Hub:
             "status": live.status,
             "awaiting": awaiting,
             "view": view if view is not None else engine.view(live.state, seat),
-            "log": live.log_for(seat, max(after_seq, 0)),
+            "log": live.log_for(seat, after_seq),
             "moves": engine.legal_moves(live.state, seat) if seat is not None and seat in awaiting else [],
         }
         if after_seq < 0:  # a connection's first view carries the game's fixed data

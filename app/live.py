@@ -84,9 +84,13 @@ class LiveTable:
         names = self.names_by_seat()
         return SEAT_REF.sub(lambda m: names.get(int(m.group(1)), f"Seat {int(m.group(1)) + 1}"), text)
 
-    def log_for(self, seat: int | None, after_seq: int = 0) -> list[dict[str, Any]]:
-        """The log lines after ``after_seq`` as this seat reads them (names filled in)."""
+    def log_for(self, seat: int | None, after_seq: int = -1) -> list[dict[str, Any]]:
+        """The log lines after ``after_seq`` as this seat reads them (names filled in);
+        ``after_seq`` < 0 is the whole log, opening with the seats drawn by lot."""
         out: list[dict[str, Any]] = []
+        if after_seq < 0 and self.status != "gathering":
+            order = ", ".join(f"{p.seat + 1}. {p.name}" for p in self.players if p.seat is not None)
+            out.append({"seq": 0, "text": f"Seats were drawn by lot: {order}. The game begins."})
         key = str(seat) if seat is not None else None
         start = len(self.log)
         while start > 0 and self.log[start - 1].seq > after_seq:

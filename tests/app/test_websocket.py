@@ -189,3 +189,12 @@ def test_simultaneous_decisions_await_several_seats(client):
         view = receive_until(ws, "view")
         assert view["awaiting"] == [1, 2]
         assert all("voted 2" not in line["text"] for line in view["log"])
+
+
+def test_the_log_opens_with_the_seats_drawn_by_lot(client):
+    t = started_table(client, ("Ada", "Bob"))
+    order = sorted(receive_table(client, t)["players"], key=lambda p: p["seat"])
+    with client.websocket_connect(f"/ws/seats/{t['tokens'][0]}") as ws:
+        first = receive_until(ws, "view")["log"][0]
+        assert first == {"seq": 0, "text": f"Seats were drawn by lot: 1. {order[0]['name']}, 2. {order[1]['name']}. "
+                                           "The game begins."}

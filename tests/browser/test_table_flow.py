@@ -73,7 +73,7 @@ def test_found_invite_answer_start_play_and_reload(browser: Browser, server, scr
         expect(mover).to_have_title(re.compile("Your turn"))
         mover.locator("#board button.move").first.click()
         for p in pages:
-            expect(p.locator("#log li")).to_have_count(2 * (turn + 1))
+            expect(p.locator("#log li")).to_have_count(2 * (turn + 1) + 1)  # + the seats drawn by lot
     shot(second, screenshots, "table-after-moves")
 
     # chat, then a reload of a seat address resumes everything
@@ -84,7 +84,7 @@ def test_found_invite_answer_start_play_and_reload(browser: Browser, server, scr
     seat_url = second.url
     second.reload()
     expect(second.locator("#table")).to_be_visible()
-    expect(second.locator("#log li")).to_have_count(6)
+    expect(second.locator("#log li")).to_have_count(7)
     second.get_by_role("tab", name="Chat").click()
     expect(second.locator("#chat li")).to_contain_text("Well played <b>all</b>")
     assert second.url == seat_url
