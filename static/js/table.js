@@ -284,7 +284,7 @@ function renderResult() {
   const winners = state.result.winners.map(nameOf);
   box.hidden = false;
   box.replaceChildren(
-    el("h2", { text: winners.length === 1 ? `${winners[0]} wins` : winners.length ? `Shared victory: ${winners.join(", ")}` : "Nobody wins" }),
+    el("h2", { text: winners.length === 1 ? `${winners[0]} wins` : winners.length ? `Shared victory: ${winners.join(", ")}` : "Everyone loses — nobody wins" }),
     el("p", { text: "Scores: " + state.result.scores.map((s, i) => `${nameOf(i)} ${s}`).join(" · ") }),
   );
   if (state.seed) {

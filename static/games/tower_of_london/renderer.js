@@ -1,0 +1,975 @@
+// Tower of London — the table page's board: the Tower drawn as SVG (areas, quadrants, numbered
+// buildings, lines, Beefeaters), the Turn Order Track, the event and scoring cards, ravens per
+// player, the hand (two cards chosen in order), the reveals in turn order, ability choices made
+// on the board, Reduce Player Decks, the round's scoring table and the final screen.
+//
+// table.js calls render(root, ctx) after every view message; what the player is in the middle
+// of choosing (the first of two cards, a Beefeater to remove…) is kept here between calls.
+
+const SVGNS = "http://www.w3.org/2000/svg";
+
+const AREAS = {
+  orange: { word: "orange", name: "Inner Ward", fill: "#d9711c", tint: "#fbe2c5", line: "#b45d14", shape: "circle" },
+  green: { word: "green", name: "Middle Ward", fill: "#3d8537", tint: "#dcebd2", line: "#2f6a2a", shape: "square" },
+  blue: { word: "blue", name: "Outer Ward", fill: "#2d62a3", tint: "#d5e1f1", line: "#244f86", shape: "hex" },
+};
+const AREA_ORDER = ["orange", "green", "blue"];
+
+// Beefeater colours, each with its own pattern and the player's initials: never colour alone.
+const SEATS = [
+  { colour: "red", fill: "#b3302a", ink: "#ffffff", pattern: "plain" },
+  { colour: "yellow", fill: "#f0c02e", ink: "#2a1f17", pattern: "stripes" },
+  { colour: "purple", fill: "#6c3c96", ink: "#ffffff", pattern: "dots" },
+  { colour: "black", fill: "#2a2a2a", ink: "#ffffff", pattern: "bars" },
+  { colour: "white", fill: "#fbf9f3", ink: "#2a1f17", pattern: "checks" },
+];
+
+const PHASES = { pick: "Choosing cards", reveal: "Revealing in turn order", keep: "Reducing decks", over: "The game is over" };
+const ORDINAL = ["", "1st", "2nd", "3rd", "4th", "5th"];
+
+// What the player is doing between two calls.
+const ui = {
+  key: "",
+  picks: [], // [first, second]: card ids chosen, not yet sent
+  keep: [], // card ids to keep, not yet sent
+  target: null, // {building, seat, promoted}: the Beefeater to remove
+  switchSel: [], // [[building, seat], …]: Beefeaters to switch
+  seen: new Set(), // reveals already shown (the new ones appear one by one)
+  orders: {}, // "round.step" -> that step's turn order
+  reveals: {}, // "round.step" -> that step's reveals, as last seen
+  acked: null, // the latest round whose scoring table the player has dismissed
+  boardSeen: false,
+};
+
+// ------------------------------------------------------------------------------------ helpers
+function h(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  setAttrs(node, attrs);
+  for (const c of children.flat()) if (c != null && c !== false) node.append(c);
+  return node;
+}
+
+function s(tag, attrs = {}, ...children) {
+  const node = document.createElementNS(SVGNS, tag);
+  setAttrs(node, attrs);
+  for (const c of children.flat()) if (c != null && c !== false) node.append(c);
+  return node;
+}
+
+function setAttrs(node, attrs) {
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === false || v == null) continue;
+    if (k === "text") node.textContent = v;
+    else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
+    else node.setAttribute(k, v === true ? "" : String(v));
+  }
+}
+
+function ackKey() { return `tol-scoring-seen:${location.pathname}`; }
+
+function loadAck() {
+  if (ui.acked !== null) return ui.acked;
+  try { ui.acked = parseInt(sessionStorage.getItem(ackKey()) || "0", 10) || 0; } catch { ui.acked = 0; }
+  return ui.acked;
+}
+
+function saveAck(round) {
+  ui.acked = round;
+  try { sessionStorage.setItem(ackKey(), String(round)); } catch { /* private mode: memory only */ }
+}
+
+// Short, unique labels for the players (their initials), drawn on every Beefeater.
+function seatLabels(ctx, n) {
+  const names = [];
+  for (let i = 0; i < n; i++) names.push(String(ctx.nameOf(i) || `Seat ${i + 1}`).trim() || `Seat ${i + 1}`);
+  const letters = (name) => name.replace(/[^\p{L}\p{N}]/gu, "");
+  const first = names.map((nm) => (letters(nm)[0] || String(names.indexOf(nm) + 1)).toUpperCase());
+  return names.map((nm, i) => {
+    const clash = first.filter((f) => f === first[i]).length > 1;
+    if (!clash) return first[i];
+    const two = (letters(nm).slice(0, 2) || first[i]);
+    const label = two[0].toUpperCase() + two.slice(1).toLowerCase();
+    const clash2 = names.filter((m, j) => j !== i && letters(m).slice(0, 2).toLowerCase() === label.toLowerCase()).length;
+    return clash2 ? `${first[i]}${i + 1}` : label;
+  });
+}
+
+function card(view, id) { return view.cards.find((c) => c.id === id); }
+
+function areaOf(view, number) {
+  const b = view.board.buildings.find((x) => x.number === number);
+  return b ? b.area : "orange";
+}
+
+function sameMove(a, b) { return JSON.stringify(a) === JSON.stringify(b); }
+
+function activate(node, handler) {
+  node.addEventListener("click", handler);
+  node.addEventListener("keydown", (e) => {
+    if (e.key === "Enter" || e.key === " ") { e.preventDefault(); handler(e); }
+  });
+}
+
+// --------------------------------------------------------------------------------- the state
+function sync(view, ctx) {
+  const key = `${view.round}.${view.step}.${view.phase}.${view.prompt ? view.prompt.kind : ""}.${view.reveal ? view.reveal.seat : ""}`;
+  if (key !== ui.key) {
+    ui.key = key;
+    ui.target = null;
+    ui.switchSel = [];
+    if (view.phase !== "pick") ui.picks = [];
+    if (view.phase !== "keep") ui.keep = [];
+  }
+  const hand = view.hand || [];
+  ui.picks = ui.picks.filter((c) => hand.includes(c));
+  if (view.phase === "keep" && view.prompt) ui.keep = ui.keep.filter((c) => view.prompt.cards.includes(c));
+  const here = `${view.round}.${view.step}`;
+  if (view.phase === "pick" || view.phase === "reveal") ui.orders[here] = view.turn_order.slice();
+  if (view.step_reveals.length) ui.reveals[here] = JSON.parse(JSON.stringify(view.step_reveals));
+  loadAck();
+  if (view.phase === "over" && view.last_scoring) saveAck(view.last_scoring.round);
+  void ctx;
+}
+
+function scoringToShow(view) {
+  const last = view.last_scoring;
+  if (!last || view.phase === "over") return null;
+  if (last.round <= ui.acked) return null;
+  if (view.round !== last.round + 1 || view.step !== 1 || view.phase !== "pick") return null;
+  return last;
+}
+
+// ---------------------------------------------------------------------------------- render
+function rerender() {
+  if (ui.root && ui.ctx) render(ui.root, ui.ctx);
+}
+
+export function render(root, ctx) {
+  ui.root = root;
+  ui.ctx = ctx;
+  const view = ctx.view;
+  if (!view || !view.board) { root.replaceChildren(); return; }
+  sync(view, ctx);
+  const active = document.activeElement;
+  const focusKey = active && root.contains(active) ? active.getAttribute("data-fk") : null;
+
+  const labels = seatLabels(ctx, view.seats);
+  const env = { view, ctx, labels, me: ctx.seat, prompt: ctx.seat != null ? view.prompt : null };
+  const scoring = scoringToShow(view);
+
+  const frame = h("div", {
+    class: `tol phase-${view.phase}`, "data-seq": ctx.seq, "data-phase": view.phase,
+    "data-scores": view.areas_scored_this_round.join(" "),
+    "data-kind": scoring ? "scoring" : (env.prompt ? env.prompt.kind : (view.phase === "over" ? "over" : "wait")),
+  });
+  frame.append(statusBar(env));
+  if (view.phase === "over") frame.append(finalScreen(env));
+  else if (scoring) frame.append(scoringPanel(env, scoring, true));
+  else frame.append(actionPanel(env));
+  const reveals = revealStrip(env);
+  if (reveals) frame.append(reveals);
+  frame.append(h("section", { class: "tol-map", "aria-label": "The Tower" }, boardSvg(env), trackStrip(env)));
+  frame.append(infoPanel(env));
+  root.replaceChildren(frame);
+
+  if (focusKey) {
+    const again = root.querySelector(`[data-fk="${CSS.escape(focusKey)}"]`);
+    if (again) again.focus({ preventScroll: true });
+  }
+}
+
+// ------------------------------------------------------------------------------- status bar
+function statusBar({ view }) {
+  const areas = view.areas_scored_this_round.map((a) => AREAS[a].word);
+  return h("div", { class: "tol-status" },
+    h("span", { class: "tol-round", text: `Round ${view.round} of 3` }),
+    view.phase !== "keep" && view.phase !== "over" ? h("span", { text: `Step ${view.step} of 3` }) : null,
+    h("span", { class: "tol-phase", text: PHASES[view.phase] || view.phase }),
+    view.phase !== "over" ? h("span", { class: "tol-scores-line" }, "This round scores: ",
+      ...areas.flatMap((a, i) => [i ? " then " : "", areaWord(a)])) : null);
+}
+
+function areaWord(area) {
+  return h("span", { class: `tol-area-word area-${area}` }, areaGlyph(area), ` ${AREAS[area].word}`);
+}
+
+function areaGlyph(area) {
+  return h("span", { class: `tol-glyph glyph-${area}`, "aria-hidden": "true" });
+}
+
+// A player's token in HTML: their colour, pattern and initials.
+function chip(env, seat, opts = {}) {
+  const c = SEATS[seat % SEATS.length];
+  return h("span", {
+    class: `tol-chip seat-${seat} pat-${c.pattern}${opts.promoted ? " promoted" : ""}${opts.small ? " small" : ""}`,
+    title: `${env.ctx.nameOf(seat)} (${c.colour})`, "aria-hidden": "true",
+  }, h("span", { class: "tol-chip-label", text: env.labels[seat] }));
+}
+
+function who(env, seat) {
+  return h("span", { class: "tol-who" }, chip(env, seat, { small: true }), " ",
+    h("span", { class: "tol-who-name", text: env.ctx.nameOf(seat) + (seat === env.me ? " (you)" : "") }));
+}
+
+// --------------------------------------------------------------------------------- the cards
+function cardFace(env, id, opts = {}) {
+  const c = card(env.view, id);
+  const role = opts.role || "";
+  const body = [
+    h("span", { class: "tol-card-nums" },
+      ...AREA_ORDER.map((a) => h("span", { class: `tol-num area-${a}`, title: `${AREAS[a].word} building ${c[a]}` },
+        h("span", { class: "sr", text: `${AREAS[a].word} ` }), String(c[a])))),
+    h("span", { class: "tol-card-ability", text: c.ability }),
+    h("span", { class: "tol-card-track", text: `track ${c.orange}` }),
+  ];
+  if (opts.badge) body.unshift(h("span", { class: "tol-card-badge", text: opts.badge }));
+  const cls = `tol-card${role ? ` as-${role}` : ""}${opts.selected ? " selected" : ""}${opts.mini ? " mini" : ""}`;
+  if (opts.onclick) {
+    return h("button", {
+      type: "button", class: cls, "data-card": id, "data-fk": `card-${opts.fk || ""}-${id}`,
+      "aria-pressed": opts.selected ? "true" : "false", disabled: opts.disabled,
+      "aria-label": `${c.name}: buildings orange ${c.orange}, green ${c.green}, blue ${c.blue}; ${c.ability}${opts.badge ? ` — ${opts.badge}` : ""}`,
+      title: env.view.abilities[c.ability], onclick: opts.onclick,
+    }, ...body);
+  }
+  return h("div", { class: cls, "data-card": id, title: `${c.name} — ${env.view.abilities[c.ability]}` }, ...body);
+}
+
+function cardBack(text) {
+  return h("div", { class: "tol-card back", "aria-label": text || "a face-down card" },
+    h("span", { class: "tol-back-mark", "aria-hidden": "true", text: "❦" }));
+}
+
+// ------------------------------------------------------------------------------ the action
+function actionPanel(env) {
+  const { view, prompt } = env;
+  const box = h("section", { class: "tol-action", "aria-label": "Your move" });
+  if (prompt) {
+    box.dataset.kind = prompt.kind;
+    if (prompt.kind === "pick") box.append(...pickPanel(env));
+    else if (prompt.kind === "keep") box.append(...keepPanel(env));
+    else if (prompt.kind === "place") box.append(...placePanel(env));
+    else if (prompt.kind === "switch") box.append(...switchPanel(env));
+    else box.append(...removePanel(env));
+    return box;
+  }
+  box.dataset.kind = "wait";
+  box.append(...waitingPanel(env));
+  void view;
+  return box;
+}
+
+function actions(...buttons) { return h("div", { class: "tol-buttons" }, ...buttons); }
+
+function button(label, act, onclick, opts = {}) {
+  return h("button", {
+    type: "button", class: opts.primary ? "primary" : "", "data-act": act, "data-fk": `act-${act}`,
+    disabled: opts.disabled, onclick,
+  }, label);
+}
+
+function pickPanel(env) {
+  const { view, ctx } = env;
+  const hand = view.hand || [];
+  const [first, second] = ui.picks;
+  const toggle = (id) => () => {
+    if (ui.picks.includes(id)) ui.picks = ui.picks.filter((c) => c !== id);
+    else if (ui.picks.length < 2) ui.picks = [...ui.picks, id];
+    else ui.picks = [ui.picks[0], id];
+    rerender();
+  };
+  const slot = (id, n) => {
+    const what = n === 1 ? "where" : "what";
+    const explain = n === 1 ? "you place a Beefeater on one of its three buildings (its ability is ignored)"
+      : "you use its ability from where you placed (its numbers are ignored)";
+    return h("div", { class: `tol-slot slot-${n}${id ? " filled" : ""}` },
+      h("p", { class: "tol-slot-head" }, h("strong", { text: `${ORDINAL[n]} card — ${what}` }), h("span", { text: `: ${explain}` })),
+      id ? cardFace(env, id, { role: n === 1 ? "first" : "second" })
+        : h("div", { class: "tol-card empty", text: n === 1 && !first ? "Choose a card below" : "then a second card" }));
+  };
+  const send = () => {
+    const move = ctx.moves.find((m) => m.type === "pick" && m.first === first && m.second === second);
+    if (move) ctx.send(move);
+  };
+  return [
+    h("h2", { class: "tol-h", text: "Choose two cards, in order" }),
+    h("div", { class: "tol-slots" }, slot(first, 1), slot(second, 2)),
+    h("p", { class: "tol-hint", text: "Your hand — they stay hidden until everyone has chosen:" }),
+    h("div", { class: "tol-hand" }, ...hand.map((id) => {
+      const at = ui.picks.indexOf(id);
+      return cardFace(env, id, {
+        fk: "hand", selected: at >= 0, badge: at === 0 ? "1st · where" : at === 1 ? "2nd · what" : null,
+        role: at === 0 ? "first" : at === 1 ? "second" : "", onclick: toggle(id), disabled: ctx.pending,
+      });
+    })),
+    actions(
+      button("Lay them face down", "pick-confirm", send, { primary: true, disabled: ctx.pending || !(first && second) }),
+      button("Swap order", "swap", () => { ui.picks = [second, first]; rerender(); },
+        { disabled: ctx.pending || !(first && second) }),
+      button("Clear", "clear", () => { ui.picks = []; rerender(); },
+        { disabled: ctx.pending || !ui.picks.length })),
+    othersChoosing(env, "has_chosen", "has chosen", "choosing…"),
+  ];
+}
+
+function othersChoosing(env, flag, done, doing) {
+  const { view } = env;
+  return h("ul", { class: "tol-others", "aria-label": "The other players" },
+    ...view.turn_order.filter((seat) => seat !== env.me).map((seat) => {
+      const p = view.players[seat];
+      return h("li", { class: p[flag] ? "done" : "" }, who(env, seat), " ",
+        h("span", { class: "tol-flag", text: p[flag] ? `✓ ${done}` : doing }));
+    }));
+}
+
+function keepPanel(env) {
+  const { ctx, prompt } = env;
+  const count = prompt.count || 3;
+  const toggle = (id) => () => {
+    if (ui.keep.includes(id)) ui.keep = ui.keep.filter((c) => c !== id);
+    else if (ui.keep.length < count) ui.keep = [...ui.keep, id];
+    rerender();
+  };
+  const chosen = ui.keep.slice().sort((a, b) => a - b);
+  const send = () => {
+    const move = ctx.moves.find((m) => m.type === "keep" && sameMove(m.cards.slice().sort((a, b) => a - b), chosen));
+    if (move) ctx.send(move);
+  };
+  const deckSize = { 1: 10, 2: 7 }[env.view.round];
+  return [
+    h("h2", { class: "tol-h", text: "Reduce your deck" }),
+    h("p", { class: "tol-hint", text: `Keep ${count} of the six cards you played this round — they are shuffled back into your deck${deckSize ? ` (${deckSize} cards next round)` : ""}. The other three go to the box for good.` }),
+    h("div", { class: "tol-hand tol-keep" }, ...prompt.cards.map((id) => cardFace(env, id, {
+      fk: "keep", selected: ui.keep.includes(id), badge: ui.keep.includes(id) ? "keep" : "to the box",
+      onclick: toggle(id), disabled: ctx.pending,
+    }))),
+    h("p", { class: "tol-count", text: `${ui.keep.length} of ${count} chosen` }),
+    actions(button(`Keep these ${count}`, "keep-confirm", send, { primary: true, disabled: ctx.pending || ui.keep.length !== count }),
+      button("Clear", "clear", () => { ui.keep = []; rerender(); },
+        { disabled: ctx.pending || !ui.keep.length })),
+    othersChoosing(env, "has_kept", "has kept", "choosing…"),
+  ];
+}
+
+function placePanel(env) {
+  const { view, prompt, ctx } = env;
+  const c = card(view, prompt.card);
+  return [
+    h("h2", { class: "tol-h", text: "Place a Beefeater" }),
+    h("div", { class: "tol-row" }, cardFace(env, prompt.card, { role: "first", badge: "1st · where" }),
+      h("p", { class: "tol-hint" }, `Your first card, ${c.name}, shows buildings `,
+        ...AREA_ORDER.flatMap((a, i) => [i ? ", " : "", h("strong", { class: `tol-num-inline area-${a}`, text: `${c[a]}` }), ` (${AREAS[a].word})`]),
+        ". Click a highlighted building on the board: ",
+        ...prompt.buildings.map((b) => button(`${b}`, `place-${b}`, () => sendMove(ctx, { type: "place", building: b }),
+          { disabled: ctx.pending })),
+      )),
+  ];
+}
+
+function removePanel(env) {
+  const { view, prompt, ctx } = env;
+  const c = card(view, prompt.card);
+  const where = prompt.ability === "BACKSTAB" ? "+/− 1 from" : "adjacent to (joined by a line to)";
+  const out = [
+    h("h2", { class: "tol-h", text: `${prompt.ability}${c.ability === "FOCUS" ? " (through FOCUS)" : ""}` }),
+    h("div", { class: "tol-row" }, cardFace(env, prompt.card, { role: "second", badge: "2nd · what" }),
+      h("p", { class: "tol-hint", text: `Remove one Beefeater from a building ${where} building ${prompt.placed} — buildings ${prompt.buildings.join(", ")}. Click a highlighted Beefeater on the board, or pass.` })),
+  ];
+  const t = ui.target;
+  if (t) {
+    const whose = t.seat === env.me ? "your own" : `${ctx.nameOf(t.seat)}'s`;
+    out.push(h("p", { class: "tol-confirm", role: "status", text: `Remove ${whose} ${t.promoted ? "promoted " : ""}Beefeater from building ${t.building}?` }));
+  }
+  out.push(actions(
+    t ? button("Remove it", "confirm", () => sendMove(ctx, { type: "remove", building: t.building, seat: t.seat, promoted: t.promoted }),
+      { primary: true, disabled: ctx.pending }) : null,
+    t ? button("Choose again", "cancel", () => { ui.target = null; rerender(); }) : null,
+    button(`Pass (do not use ${prompt.ability})`, "pass", () => sendMove(ctx, { type: "pass" }), { disabled: ctx.pending })));
+  return out;
+}
+
+function switchPanel(env) {
+  const { view, prompt, ctx } = env;
+  const c = card(view, prompt.card);
+  const out = [
+    h("h2", { class: "tol-h", text: `SWITCH${c.ability === "FOCUS" ? " (through FOCUS)" : ""}` }),
+    h("div", { class: "tol-row" }, cardFace(env, prompt.card, { role: "second", badge: "2nd · what" }),
+      h("p", { class: "tol-hint", text: `Swap two Beefeaters of different players in two different buildings of quadrant ${prompt.quadrant} (where you placed). Promoted Beefeaters cannot move. Click them on the board, or pass.` })),
+  ];
+  const sel = ui.switchSel;
+  if (sel.length) {
+    const describe = ([b, seat]) => `${seat === env.me ? "your" : `${ctx.nameOf(seat)}'s`} Beefeater in building ${b}`;
+    out.push(h("p", { class: "tol-confirm", role: "status", text: sel.length === 1
+      ? `Selected ${describe(sel[0])} — now click the Beefeater to swap it with.`
+      : `Swap ${describe(sel[0])} with ${describe(sel[1])}?` }));
+  }
+  out.push(actions(
+    sel.length === 2 ? button("Switch them", "confirm", () => sendMove(ctx, { type: "switch", a: sel[0], b: sel[1] }),
+      { primary: true, disabled: ctx.pending }) : null,
+    sel.length ? button("Choose again", "cancel", () => { ui.switchSel = []; rerender(); }) : null,
+    button("Pass (do not SWITCH)", "pass", () => sendMove(ctx, { type: "pass" }), { disabled: ctx.pending })));
+  return out;
+}
+
+// Sends the legal move that matches (a switch in either order), as the server listed it.
+function sendMove(ctx, want) {
+  let move = ctx.moves.find((m) => sameMove(m, want));
+  if (!move && want.type === "switch") {
+    move = ctx.moves.find((m) => m.type === "switch" && sameMove(m.a, want.b) && sameMove(m.b, want.a));
+  }
+  if (move) ctx.send(move);
+}
+
+function waitingPanel(env) {
+  const { view, ctx } = env;
+  const mine = env.me != null ? view.players[env.me] : null;
+  const out = [];
+  if (view.phase === "pick") {
+    if (view.my_picks) {
+      out.push(h("h2", { class: "tol-h", text: "Your two cards lie face down" }),
+        h("div", { class: "tol-slots" },
+          h("div", { class: "tol-slot slot-1 filled" }, h("p", { class: "tol-slot-head" }, h("strong", { text: "1st card — where" })),
+            cardFace(env, view.my_picks.first, { role: "first" })),
+          h("div", { class: "tol-slot slot-2 filled" }, h("p", { class: "tol-slot-head" }, h("strong", { text: "2nd card — what" })),
+            cardFace(env, view.my_picks.second, { role: "second" }))));
+    } else {
+      out.push(h("h2", { class: "tol-h", text: "Everyone chooses two cards" }));
+    }
+    out.push(othersChoosing(env, "has_chosen", "has chosen", "choosing…"));
+  } else if (view.phase === "keep") {
+    out.push(h("h2", { class: "tol-h", text: "Reduce Player Decks" }));
+    if (view.my_keep) {
+      out.push(h("p", { class: "tol-hint", text: "You keep:" }),
+        h("div", { class: "tol-hand" }, ...view.my_keep.map((id) => cardFace(env, id, { mini: true }))));
+    } else out.push(h("p", { class: "tol-hint", text: "Each player keeps three of the six cards they played this round; the choices are revealed when all have chosen." }));
+    out.push(othersChoosing(env, "has_kept", "has kept", "choosing…"));
+  } else if (view.phase === "reveal" && view.reveal) {
+    const r = view.reveal;
+    const what = r.stage === "place" ? "places a Beefeater" : `uses ${r.ability}`;
+    out.push(h("h2", { class: "tol-h" }, who(env, r.seat), ` ${what}…`));
+  }
+  if (mine && view.phase !== "over") {
+    out.push(h("p", { class: "tol-mine" },
+      `Your hand: ${view.hand.length} card${view.hand.length === 1 ? "" : "s"} · deck: ${view.deck.length}`));
+    if (view.phase !== "pick" && view.hand.length) {
+      out.push(h("details", { class: "tol-peek" }, h("summary", { text: "Look at your hand" }),
+        h("div", { class: "tol-hand" }, ...view.hand.map((id) => cardFace(env, id, { mini: true })))));
+    }
+  }
+  void ctx;
+  return out;
+}
+
+// --------------------------------------------------------------------------- the reveals
+function revealStrip(env) {
+  const { view } = env;
+  const here = `${view.round}.${view.step}`;
+  let title; let entries; let order;
+  if (view.phase === "reveal") {
+    title = `Step ${view.step}: the cards are revealed in turn order`;
+    entries = view.step_reveals;
+    order = view.turn_order;
+  } else if (view.phase === "pick" && view.step > 1) {
+    const prev = `${view.round}.${view.step - 1}`;
+    title = `Step ${view.step - 1}, as revealed`;
+    order = ui.orders[prev] || view.turn_order;
+    entries = pastReveals(view, view.step - 1, ui.reveals[prev] || [], order);
+  } else if (view.phase === "keep") {
+    title = "Step 3, as revealed";
+    order = ui.orders[`${view.round}.3`] || view.turn_order;
+    entries = pastReveals(view, 3, ui.reveals[`${view.round}.3`] || [], order);
+  } else return null;
+  void here;
+  const bySeat = new Map(entries.map((e) => [e.seat, e]));
+  let fresh = 0;
+  const items = order.map((seat) => {
+    const e = bySeat.get(seat);
+    const current = view.reveal && view.reveal.seat === seat;
+    const li = h("li", { class: `tol-reveal${current ? " current" : ""}${e ? "" : " hidden-cards"}`, "data-seat": seat });
+    li.append(h("div", { class: "tol-reveal-who" }, who(env, seat), current ? h("span", { class: "tol-now", text: "now" }) : null));
+    if (!e) {
+      li.append(h("div", { class: "tol-reveal-cards" }, cardBack("first card, face down"), cardBack("second card, face down")),
+        h("p", { class: "tol-outcome", text: "face down" }));
+      return li;
+    }
+    const key = `${view.round}.${e.stepNo || view.step}.${seat}`;
+    const cards = h("div", { class: "tol-reveal-cards" });
+    for (const [n, id] of [[1, e.first], [2, e.second]]) {
+      const k = `${key}.${n}`;
+      let node;
+      if (id == null) node = cardBack(n === 1 ? "first card, face down" : "second card, face down");
+      else {
+        node = cardFace(env, id, { mini: true, role: n === 1 ? "first" : "second", badge: n === 1 ? "1st · where" : "2nd · what" });
+        if (!ui.seen.has(k)) {
+          ui.seen.add(k);
+          if (!e.past) { node.classList.add("appear"); node.style.animationDelay = `${fresh * 0.45}s`; fresh++; }
+        }
+      }
+      cards.append(node);
+    }
+    li.append(cards);
+    const lines = [];
+    if (e.placed) lines.push(`placed in ${e.placed} (${AREAS[areaOf(view, e.placed)].word})`);
+    else if (e.second != null && !e.past) lines.push("could not place");
+    if (e.outcome) lines.push(e.outcome.replace(/\{seat:(\d+)\}/g, (_, n) => env.ctx.nameOf(Number(n))));
+    else if (current && view.reveal.stage === "ability") lines.push(`choosing how to use ${view.reveal.ability}…`);
+    else if (current) lines.push("choosing where to place…");
+    li.append(h("p", { class: "tol-outcome", text: lines.join(" · ") || " " }));
+    return li;
+  });
+  return h("section", { class: "tol-reveals", "aria-label": title },
+    h("h2", { class: "tol-h small", text: title }), h("ol", { class: "tol-reveal-list" }, ...items));
+}
+
+// A finished step: the cards come from what each player played this round (always public once
+// revealed); where they placed and what the ability did, from the reveals this page saw.
+function pastReveals(view, stepNo, seen, order) {
+  const bySeat = new Map(seen.map((e) => [e.seat, e]));
+  return order.map((seat) => {
+    const played = view.players[seat].played;
+    const first = played[2 * (stepNo - 1)];
+    const second = played[2 * (stepNo - 1) + 1];
+    const e = bySeat.get(seat) || {};
+    return { seat, first: first ?? e.first, second: second ?? e.second, placed: e.placed, outcome: e.outcome, past: true, stepNo };
+  }).filter((e) => e.first != null);
+}
+
+// --------------------------------------------------------------------------------- the board
+function boardSvg(env) {
+  const { view, prompt, ctx } = env;
+  const B = view.board;
+  const [W, H] = B.size;
+  const [cx, cy] = B.centre;
+  // The rings are drawn a little wider apart than the data's radii, to give the thirteen inner
+  // buildings and their Beefeaters more room; every building keeps its angle.
+  const rr = B.ring_radius;
+  const scale = Math.min(cx, cy) / 500;
+  const ring = { orange: 205 * scale, green: 325 * scale, blue: 438 * scale };
+  const edge = { orange: (ring.orange + ring.green) / 2, green: (ring.green + ring.blue) / 2, blue: Math.min(cx, cy) - 8 };
+  const drawn = B.buildings.map((b) => {
+    const dist = Math.hypot(b.x - cx, b.y - cy) || 1;
+    const r = ring[b.area] ? ring[b.area] * (dist / (rr[b.area] || dist)) : dist;
+    return { ...b, x: cx + ((b.x - cx) / dist) * r, y: cy + ((b.y - cy) / dist) * r };
+  });
+  const byNumber = new Map(drawn.map((b) => [b.number, b]));
+
+  // what is highlighted and what can be clicked
+  const targets = new Set(); // buildings to place in
+  const preview = new Set(); // buildings a chosen first card would allow
+  const reach = new Set(); // buildings an ability reaches
+  let quadrant = null;
+  const tokenTargets = new Map(); // "b.seat.promoted" -> handler
+  const mark = new Set(); // tokens selected
+  if (prompt && !ctx.pending) {
+    if (prompt.kind === "place") prompt.buildings.forEach((b) => targets.add(b));
+    if (prompt.kind === "backstab" || prompt.kind === "poison") {
+      prompt.buildings.forEach((b) => reach.add(b));
+      for (const t of prompt.targets) {
+        tokenTargets.set(`${t.building}.${t.seat}.${t.promoted}`, () => {
+          ui.target = { building: t.building, seat: t.seat, promoted: t.promoted };
+          rerender();
+          focusAction("confirm");
+        });
+      }
+      if (ui.target) mark.add(`${ui.target.building}.${ui.target.seat}.${ui.target.promoted}`);
+    }
+    if (prompt.kind === "switch") {
+      quadrant = prompt.quadrant;
+      const sel = ui.switchSel;
+      for (const [b, seat] of prompt.beefeaters) {
+        const chosen = sel.some(([x, y]) => x === b && y === seat);
+        if (chosen) { mark.add(`${b}.${seat}.false`); }
+        const ok = chosen || sel.length === 0 || (sel.length === 1 && sel[0][0] !== b && sel[0][1] !== seat);
+        if (!ok) continue;
+        tokenTargets.set(`${b}.${seat}.false`, () => {
+          if (chosen) ui.switchSel = ui.switchSel.filter(([x, y]) => !(x === b && y === seat));
+          else ui.switchSel = [...ui.switchSel.slice(0, 1), [b, seat]];
+          rerender();
+          if (ui.switchSel.length === 2) focusAction("confirm");
+        });
+      }
+    }
+  }
+  if (prompt && prompt.kind === "pick" && ui.picks[0]) {
+    const c = card(view, ui.picks[0]);
+    AREA_ORDER.forEach((a) => preview.add(c[a]));
+  }
+  if (!prompt && view.reveal && view.reveal.stage === "place") {
+    const c = card(view, view.reveal.first);
+    AREA_ORDER.forEach((a) => preview.add(c[a]));
+  }
+  if (!prompt && view.reveal && view.reveal.stage === "ability" && view.reveal.placed) {
+    // everyone sees where the ability acts from
+    reach.add(view.reveal.placed);
+  }
+  const placed = view.reveal && view.reveal.placed ? view.reveal.placed : null;
+
+  const svg = s("svg", {
+    class: "tol-board", viewBox: `0 0 ${W} ${H}`, role: "group",
+    "aria-label": `The Tower: ${B.buildings.length} buildings in three areas and four quadrants`,
+  });
+  svg.append(defs());
+  // areas, outer to inner, each a ring with its name
+  for (const a of ["blue", "green", "orange"]) {
+    svg.append(s("circle", { cx, cy, r: edge[a], fill: AREAS[a].tint, stroke: AREAS[a].line, "stroke-width": 3, class: `tol-ring ring-${a}` }));
+  }
+  // quadrants
+  const clip = s("clipPath", { id: "tol-disc" }, s("circle", { cx, cy, r: edge.blue }));
+  svg.append(clip);
+  if (quadrant) {
+    const q = { I: [cx, 0], II: [cx, cy], III: [0, cy], IV: [0, 0] }[quadrant];
+    if (q) svg.append(s("rect", { x: q[0], y: q[1], width: W / 2, height: H / 2, class: "tol-quadrant-on", "clip-path": "url(#tol-disc)" }));
+  }
+  svg.append(s("line", { x1: cx, y1: 6, x2: cx, y2: H - 6, class: "tol-divider" }),
+    s("line", { x1: 6, y1: cy, x2: W - 6, y2: cy, class: "tol-divider" }));
+  const qpos = { I: [W - 58, 70], II: [W - 58, H - 30], III: [58, H - 30], IV: [58, 70] };
+  for (const q of B.quadrants) {
+    const [x, y] = qpos[q] || [cx, cy];
+    svg.append(s("text", { x, y, class: "tol-quadrant-label", "text-anchor": "middle" }, q));
+  }
+  // area names on arcs
+  for (const a of AREA_ORDER) {
+    const r = edge[a] - 22;
+    const id = `tol-arc-${a}`;
+    svg.append(s("path", { id, d: `M ${cx - r} ${cy} A ${r} ${r} 0 0 1 ${cx + r} ${cy}`, fill: "none" }));
+    const area = B.areas.find((x) => x.id === a);
+    svg.append(s("text", { class: `tol-area-label area-${a}` },
+      s("textPath", { href: `#${id}`, startOffset: "50%", "text-anchor": "middle" },
+        `${(area && area.name) || AREAS[a].name} · ${AREAS[a].word}`)));
+  }
+  // lines
+  const lines = s("g", { class: "tol-lines" });
+  for (const [a, b] of B.lines) {
+    const p = byNumber.get(a); const q = byNumber.get(b);
+    const hot = (reach.has(a) && b === (prompt && prompt.placed)) || (reach.has(b) && a === (prompt && prompt.placed));
+    const hotPoison = prompt && prompt.kind === "poison" && hot;
+    lines.append(s("line", { x1: p.x, y1: p.y, x2: q.x, y2: q.y, class: hotPoison ? "hot" : "" }));
+  }
+  svg.append(lines);
+  // buildings
+  const layerB = s("g", { class: "tol-buildings" });
+  const layerT = s("g", { class: "tol-tokens" });
+  for (const b of drawn) {
+    layerB.append(building(env, b, { target: targets.has(b.number), preview: preview.has(b.number), reach: reach.has(b.number), placed: placed === b.number, cx, cy }));
+    layerT.append(tokens(env, b, tokenTargets, mark, { cx, cy }));
+  }
+  // Beefeaters that can be chosen go on top of everything
+  const layerTop = s("g", { class: "tol-tokens-top" }, ...layerT.querySelectorAll(".tol-token.is-target"));
+  svg.append(layerB, layerT, layerTop);
+  ui.boardSeen = true;
+  return h("div", { class: "tol-board-wrap" }, svg);
+}
+
+function defs() {
+  const d = s("defs");
+  SEATS.forEach((c, i) => {
+    const ink = c.ink === "#ffffff" ? "rgba(255,255,255,.55)" : "rgba(42,31,23,.45)";
+    let p = null;
+    if (c.pattern === "stripes") {
+      p = s("pattern", { id: `tol-pat-${i}`, width: 9, height: 9, patternUnits: "userSpaceOnUse", patternTransform: "rotate(45)" },
+        s("rect", { x: 0, y: 0, width: 3.5, height: 9, fill: ink }));
+    } else if (c.pattern === "dots") {
+      p = s("pattern", { id: `tol-pat-${i}`, width: 8, height: 8, patternUnits: "userSpaceOnUse" },
+        s("circle", { cx: 4, cy: 4, r: 1.9, fill: ink }));
+    } else if (c.pattern === "bars") {
+      p = s("pattern", { id: `tol-pat-${i}`, width: 8, height: 8, patternUnits: "userSpaceOnUse" },
+        s("rect", { x: 0, y: 0, width: 8, height: 2.5, fill: ink }));
+    } else if (c.pattern === "checks") {
+      p = s("pattern", { id: `tol-pat-${i}`, width: 10, height: 10, patternUnits: "userSpaceOnUse" },
+        s("rect", { x: 0, y: 0, width: 5, height: 5, fill: ink }), s("rect", { x: 5, y: 5, width: 5, height: 5, fill: ink }));
+    }
+    if (p) d.append(p);
+  });
+  return d;
+}
+
+function shape(area, x, y, r, attrs) {
+  const kind = AREAS[area].shape;
+  if (kind === "square") return s("rect", { x: x - r * 0.9, y: y - r * 0.9, width: r * 1.8, height: r * 1.8, rx: 7, ...attrs });
+  if (kind === "hex") {
+    const pts = [];
+    for (let i = 0; i < 6; i++) {
+      const ang = Math.PI / 6 + (i * Math.PI) / 3;
+      pts.push(`${(x + r * Math.cos(ang)).toFixed(1)},${(y + r * Math.sin(ang)).toFixed(1)}`);
+    }
+    return s("polygon", { points: pts.join(" "), ...attrs });
+  }
+  return s("circle", { cx: x, cy: y, r, ...attrs });
+}
+
+function building(env, b, o) {
+  const { view, ctx } = env;
+  const R = 27;
+  const cls = ["tol-building", `area-${b.area}`];
+  if (o.target) cls.push("is-target");
+  if (o.preview) cls.push("is-preview");
+  if (o.reach) cls.push("is-reach");
+  if (o.placed) cls.push("is-placed");
+  const ctrl = b.controller;
+  const stacks = b.beefeaters.map((x) => `${ctx.nameOf(x.seat)} ${x.plain ? `${x.plain} Beefeater${x.plain > 1 ? "s" : ""}` : ""}${x.plain && x.promoted ? " and " : ""}${x.promoted ? `${x.promoted} promoted` : ""}`);
+  const label = `Building ${b.number}, ${AREAS[b.area].word} area, quadrant ${b.quadrant}` +
+    (stacks.length ? `: ${stacks.join("; ")}` : ": empty") +
+    (ctrl != null ? `; controlled by ${ctx.nameOf(ctrl)}` : "");
+  const g = s("g", { class: cls.join(" "), "data-building": b.number, "aria-label": o.target ? `Place a Beefeater in building ${b.number} (${AREAS[b.area].word}, quadrant ${b.quadrant})` : label });
+  g.append(s("title", {}, label));
+  if (o.target || o.preview || o.reach || o.placed) g.append(shape(b.area, b.x, b.y, R + 11, { class: "tol-halo" }));
+  if (ctrl != null) {
+    const c = SEATS[ctrl % SEATS.length];
+    g.append(shape(b.area, b.x, b.y, R + 5, { fill: "none", stroke: "#2a1f17", "stroke-width": 8, class: "tol-control-edge" }),
+      shape(b.area, b.x, b.y, R + 5, { fill: "none", stroke: c.fill, "stroke-width": 5, class: "tol-control" }));
+  }
+  g.append(shape(b.area, b.x, b.y, R, { fill: AREAS[b.area].fill, stroke: "#fffaf0", "stroke-width": 3, class: "tol-bshape" }));
+  g.append(s("text", { x: b.x, y: b.y + 9, "text-anchor": "middle", class: "tol-bnum" }, String(b.number)));
+  if (o.target) {
+    g.append(shape(b.area, b.x, b.y, R + 15, { class: "tol-focus-ring" }));
+    g.setAttribute("tabindex", "0");
+    g.setAttribute("role", "button");
+    g.setAttribute("data-fk", `b-${b.number}`);
+    activate(g, () => { if (!ctx.pending) sendMove(ctx, { type: "place", building: b.number }); });
+  }
+  void view;
+  return g;
+}
+
+// Beefeater stacks: one token per player (and one per promoted stack), with the player's
+// initials, colour and pattern; a count when more than one; promoted ones stacked and starred.
+function tokens(env, b, tokenTargets, mark, { cx, cy }) {
+  const { ctx } = env;
+  const g = s("g", { class: "tol-stack", "data-building": b.number });
+  const items = [];
+  for (const st of b.beefeaters) {
+    if (st.plain) items.push({ seat: st.seat, n: st.plain, promoted: false });
+    if (st.promoted) items.push({ seat: st.seat, n: st.promoted, promoted: true });
+  }
+  if (!items.length) return g;
+  const dx = b.x - cx; const dy = b.y - cy;
+  const len = Math.hypot(dx, dy) || 1;
+  const ux = dx / len; const uy = dy / len; // outward
+  const tx = -uy; const ty = ux; // along the ring
+  const T = 38; const gap = 4;
+  // inner ward: towards the centre; middle ward: outwards; outer ward: beside the building,
+  // along the ring, away from the nearer quadrant line
+  const perRow = b.area === "orange" ? (items.length <= 2 ? 1 : 2) : 3;
+  const dir = b.area === "orange" ? -1 : 1;
+  const angle = ((Math.atan2(dy, dx) * 180) / Math.PI + 360) % 360;
+  const side = angle % 90 > 45 ? -1 : 1;
+  const step = T + gap;
+  items.forEach((it, i) => {
+    const row = Math.floor(i / perRow);
+    const inRow = Math.min(perRow, items.length - row * perRow);
+    const col = i % perRow;
+    let x; let y;
+    if (b.area === "blue") {
+      const along = side * (27 + 8 + T / 2 + col * step);
+      const back = -row * step;
+      x = b.x + tx * along + ux * back;
+      y = b.y + ty * along + uy * back;
+    } else {
+      const off = (col - (inRow - 1) / 2) * step;
+      const dist = 27 + 8 + T / 2 + row * step;
+      x = b.x + ux * dist * dir + tx * off;
+      y = b.y + uy * dist * dir + ty * off;
+    }
+    const key = `${b.number}.${it.seat}.${it.promoted}`;
+    const handler = tokenTargets.get(key);
+    const c = SEATS[it.seat % SEATS.length];
+    const name = ctx.nameOf(it.seat);
+    const desc = `${name}'s ${it.promoted ? "promoted " : ""}Beefeater${it.n > 1 ? ` ×${it.n}` : ""} in building ${b.number}`;
+    const t = s("g", {
+      class: `tol-token seat-${it.seat}${it.promoted ? " promoted" : ""}${handler ? " is-target" : ""}${mark.has(key) ? " is-selected" : ""}`,
+      transform: `translate(${x.toFixed(1)} ${y.toFixed(1)})`, "data-seat": it.seat, "data-promoted": it.promoted ? "1" : "0",
+      "data-building": b.number, "aria-label": handler ? `Choose ${desc}` : desc,
+    });
+    t.append(s("title", {}, desc));
+    if (handler || mark.has(key)) t.append(s("rect", { x: -T / 2 - 8, y: -T / 2 - 8, width: T + 16, height: T + 16, rx: 9, class: "tol-token-halo" }));
+    if (it.promoted) t.append(s("rect", { x: -T / 2 + 5, y: -T / 2 - 5, width: T, height: T, rx: 5, fill: c.fill, stroke: "#2a1f17", "stroke-width": 2 }));
+    const ox = it.promoted ? -3 : 0; const oy = it.promoted ? 3 : 0;
+    t.append(s("rect", { x: -T / 2 + ox, y: -T / 2 + oy, width: T, height: T, rx: 5, fill: c.fill, stroke: "#2a1f17", "stroke-width": 2 }));
+    if (c.pattern !== "plain") t.append(s("rect", { x: -T / 2 + ox, y: -T / 2 + oy, width: T, height: T, rx: 5, fill: `url(#tol-pat-${it.seat % SEATS.length})` }));
+    t.append(s("text", { x: ox, y: oy + 7, "text-anchor": "middle", class: "tol-token-label", fill: c.ink, stroke: c.ink === "#ffffff" ? "#2a1f17" : "#fffaf0" }, env.labels[it.seat]));
+    if (it.promoted) {
+      t.append(s("circle", { cx: T / 2 - 1, cy: -T / 2 - 1, r: 10, class: "tol-star-bg" }),
+        s("text", { x: T / 2 - 1, y: -T / 2 + 5, "text-anchor": "middle", class: "tol-star" }, "★"));
+    }
+    if (it.n > 1) {
+      t.append(s("circle", { cx: T / 2 - 1, cy: T / 2 - 1, r: 10, class: "tol-count-bg" }),
+        s("text", { x: T / 2 - 1, y: T / 2 + 4, "text-anchor": "middle", class: "tol-count" }, String(it.n)));
+    }
+    if (handler) {
+      t.append(s("rect", { x: -T / 2 - 11, y: -T / 2 - 11, width: T + 22, height: T + 22, rx: 10, class: "tol-focus-ring" }));
+      t.setAttribute("tabindex", "0");
+      t.setAttribute("role", "button");
+      t.setAttribute("data-fk", `t-${key}`);
+      activate(t, () => { if (!ctx.pending) handler(); });
+    }
+    g.append(t);
+  });
+  return g;
+}
+
+function focusAction(act) {
+  const b = document.querySelector(`#board [data-act="${act}"]`);
+  if (b) b.focus({ preventScroll: true });
+}
+
+// ------------------------------------------------------------------------ turn order track
+function trackStrip(env) {
+  const { view } = env;
+  const spaces = view.track.spaces.slice().sort((a, b) => b - a);
+  const at = new Map();
+  for (const t of view.track.beefeaters) {
+    if (!at.has(t.space)) at.set(t.space, []);
+    at.get(t.space).push(t.seat);
+  }
+  const mutiny = view.event.current && view.event.current.id === 7;
+  const order = view.turn_order;
+  const current = view.reveal ? view.reveal.seat : null;
+  return h("section", { class: "tol-track", "aria-label": "Turn Order Track" },
+    h("h2", { class: "tol-h small", text: "Turn Order Track" }),
+    h("p", { class: "tol-hint", text: mutiny ? "This round (Mutiny) the lowest space starts." : "The highest space starts; ties are broken by the second card, then by reversing the previous order." }),
+    h("ol", { class: "tol-track-spaces" }, ...spaces.map((n) => h("li", { class: at.has(n) ? "taken" : "" },
+      h("span", { class: "tol-track-no", text: String(n) }),
+      h("span", { class: "tol-track-who" }, ...(at.get(n) || []).map((seat) => chip(env, seat, { small: true })))))),
+    h("p", { class: "tol-order" }, h("span", { class: "tol-order-head", text: view.phase === "keep" ? `Turn order for round ${view.round + 1}: ` : "Turn order: " }),
+      ...order.flatMap((seat, i) => [i ? h("span", { class: "tol-arrow", "aria-hidden": "true", text: " → " }) : null,
+        h("span", { class: `tol-order-seat${seat === current ? " current" : ""}` }, who(env, seat))])));
+}
+
+// ------------------------------------------------------------------ players, event, scoring
+function infoPanel(env) {
+  const { view } = env;
+  const box = h("section", { class: "tol-info", "aria-label": "Players, event and scoring card" });
+  box.append(playersTable(env), eventCard(env), scoringCard(env));
+  if (view.scoring_history.length && view.phase !== "over") {
+    box.append(h("details", { class: "tol-history" }, h("summary", { text: "Scoring so far" }),
+      ...view.scoring_history.slice().reverse().map((t) => scoringPanel(env, t, false))));
+  }
+  return box;
+}
+
+function ravenPips(n, goal) {
+  const pips = [];
+  for (let i = 0; i < Math.max(goal, n); i++) pips.push(h("span", { class: `tol-pip${i < n ? " on" : ""}` }));
+  return h("span", { class: "tol-pips", "aria-hidden": "true" }, ...pips);
+}
+
+function playersTable(env) {
+  const { view } = env;
+  const goal = view.rules.ravens_to_win;
+  const status = (p) => {
+    if (view.phase === "pick") return p.has_chosen ? "has chosen" : "choosing…";
+    if (view.phase === "keep") return p.has_kept ? "has kept" : "choosing…";
+    if (view.phase === "reveal") {
+      if (view.reveal && view.reveal.seat === p.seat) return "revealing";
+      return p.revealed === 2 ? "revealed" : "face down";
+    }
+    return "";
+  };
+  const rows = view.turn_order.map((seat) => {
+    const p = view.players[seat];
+    const st = status(p);
+    return h("li", { class: `${seat === env.me ? "me" : ""}${env.ctx.awaiting.includes(seat) ? " awaited" : ""}`, "data-seat": seat },
+      h("div", { class: "tol-pl-top" }, who(env, seat),
+        h("span", { class: "tol-ravens", "aria-label": `${p.ravens} raven${p.ravens === 1 ? "" : "s"}` },
+          h("strong", { text: String(p.ravens) }), h("span", { class: "tol-ravens-word", text: p.ravens === 1 ? " raven" : " ravens" }),
+          ravenPips(p.ravens, goal))),
+      h("div", { class: "tol-pl-sub" },
+        `${p.beefeaters_in_supply} Beefeaters in supply · hand ${p.hand_count} · deck ${p.deck_count}`,
+        st ? h("span", { class: "tol-pl-status", text: ` · ${st}` }) : null));
+  });
+  return h("div", { class: "tol-players" },
+    h("h2", { class: "tol-h small", text: `Ravens — ${goal} win` }),
+    h("ol", { class: "tol-players-list" }, ...rows),
+    h("p", { class: "tol-hint", text: `Ravens left in the supply: ${view.ravens.supply}.` }));
+}
+
+function eventCard(env) {
+  const { view } = env;
+  const ev = view.event;
+  const backs = [];
+  for (let i = 0; i < ev.face_down; i++) backs.push(h("span", { class: "tol-mini-back", "aria-hidden": "true", text: "❦" }));
+  return h("div", { class: "tol-event" },
+    h("h2", { class: "tol-h small", text: "Event card" }),
+    ev.current ? h("div", { class: "tol-event-card" }, h("p", { class: "tol-event-name", text: ev.current.name }),
+      h("p", { class: "tol-event-text", text: ev.current.text })) : h("p", { text: "No event yet." }),
+    h("p", { class: "tol-hint" }, ...backs, ev.face_down ? ` ${ev.face_down} face down for the coming round${ev.face_down === 1 ? "" : "s"}` : "No event left face down",
+      ev.past.length ? ` · past: ${ev.past.map((e) => e.name).join(", ")}` : ""));
+}
+
+function scoringCard(env) {
+  const { view } = env;
+  const sc = view.scoring_card;
+  const by = view.rules.areas_scored_by_round;
+  return h("div", { class: "tol-scorecard" },
+    h("h2", { class: "tol-h small", text: `Scoring card — ${sc.players.join("–")} players` }),
+    h("ol", { class: "tol-places" }, ...sc.ravens.map((r, i) => h("li", {},
+      h("span", { class: "tol-place", text: ORDINAL[i + 1] }), ` ${r} raven${r === 1 ? "" : "s"}`))),
+    h("ul", { class: "tol-rounds" }, ...Object.keys(by).map((r) => h("li", { class: Number(r) === view.round ? "now" : "" },
+      `Round ${r}: `, ...by[r].flatMap((a, i) => [i ? " → " : "", areaWord(a)])))));
+}
+
+// ----------------------------------------------------------------------- the scoring table
+function scoringPanel(env, table, gate) {
+  const { view, ctx } = env;
+  const box = h("section", { class: `tol-scoring${gate ? " gate" : ""}`, "aria-label": `Round ${table.round} scoring` });
+  const eventName = table.event ? (view.event.past.concat(view.event.current ? [view.event.current] : []).find((e) => e.id === table.event) || {}).name : null;
+  box.append(h("h2", { class: gate ? "tol-h" : "tol-h small", text: `Round ${table.round} scoring` }));
+  if (eventName) box.append(h("p", { class: "tol-hint", text: `Event: ${eventName}` }));
+  for (const area of table.areas) {
+    const t = h("table", { class: "tol-table tol-score-table" },
+      h("caption", {}, areaWord(area.area), ` area (${AREAS[area.area].name})`),
+      h("thead", {}, h("tr", {}, h("th", { scope: "col", text: "Place" }), h("th", { scope: "col", text: "Player" }),
+        h("th", { scope: "col", text: "Buildings controlled" }), h("th", { scope: "col", text: "Ravens" }))));
+    const body = h("tbody");
+    if (!area.ranking.length) body.append(h("tr", {}, h("td", { colspan: 4, text: "Nobody controls a building here." })));
+    for (const row of area.ranking) {
+      body.append(h("tr", {}, h("td", { text: ORDINAL[row.place] || `${row.place}` }), h("td", {}, who(env, row.seat)),
+        h("td", { text: `${row.buildings.length}: ${row.buildings.slice().sort((a, b) => b - a).join(", ")}` }),
+        h("td", { class: "num", text: `+${row.ravens}` })));
+    }
+    t.append(body);
+    box.append(t);
+    const held = area.control.filter((c) => c.seat != null);
+    box.append(h("p", { class: "tol-control-line" }, held.length ? "Buildings controlled: " : "No building in this area is controlled.",
+      ...held.map((c) => h("span", { class: "tol-ctl" }, `${c.building} `, chip(env, c.seat, { small: true }))),
+      held.length && held.length < area.control.length ? ` — the other ${area.control.length - held.length} have no controller (empty or tied).` : ""));
+  }
+  if (table.ravens) {
+    box.append(h("p", { class: "tol-after" }, "Ravens after scoring: ",
+      ...table.ravens.flatMap((r, seat) => [seat ? " · " : "", who(env, seat), ` ${r}`])));
+  }
+  if (table.winner != null) box.append(h("p", { class: "tol-winner-line" }, who(env, table.winner), " reaches seven ravens and wins at once."));
+  if (gate) {
+    box.append(actions(button(`Continue to round ${view.round}`, "continue", () => {
+      saveAck(table.round);
+      rerender();
+      const first = document.querySelector("#board .tol-action button, #board .tol-action [tabindex]");
+      if (first) first.focus({ preventScroll: true });
+    }, { primary: true })));
+  }
+  return box;
+}
+
+// ------------------------------------------------------------------------- the final screen
+function finalScreen(env) {
+  const { view } = env;
+  const res = view.result || env.ctx.result || { winners: [], details: {} };
+  const winner = res.winners && res.winners.length ? res.winners[0] : null;
+  const standings = view.players.slice().sort((a, b) => b.ravens - a.ravens);
+  const box = h("section", { class: "tol-final", "aria-label": "The end of the game" },
+    h("p", { class: "tol-fleuron", "aria-hidden": "true", text: "❦" }),
+    winner != null
+      ? h("h2", { class: "tol-final-title" }, who(env, winner), ` wins the Tower of London with ${view.players[winner].ravens} ravens`)
+      : h("h2", { class: "tol-final-title", text: "Everyone loses" }),
+    h("p", { class: "tol-final-why", text: winner != null
+      ? `Seven ravens during the round ${view.last_scoring ? view.last_scoring.round : ""} scoring — no more scoring takes place.`
+      : "Round 3 has been scored and nobody gathered seven ravens: the Tower falls to no one." }),
+    h("ol", { class: "tol-standings" }, ...standings.map((p) => h("li", {}, who(env, p.seat), " ",
+      h("strong", { text: `${p.ravens}` }), ` raven${p.ravens === 1 ? "" : "s"}`, ravenPips(p.ravens, view.rules.ravens_to_win)))));
+  if (view.last_scoring) box.append(scoringPanel(env, view.last_scoring, false));
+  if (view.scoring_history.length > 1) {
+    box.append(h("details", { class: "tol-history" }, h("summary", { text: "Earlier rounds" }),
+      ...view.scoring_history.slice(0, -1).reverse().map((t) => scoringPanel(env, t, false))));
+  }
+  return box;
+}
