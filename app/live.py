@@ -57,6 +57,8 @@ class LiveTable:
     result: dict[str, Any] | None = None
     log: list[LogEntry] = field(default_factory=list)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    _names: dict[int, str] = field(default_factory=dict)
+    _names_key: tuple[str, int] | None = None
 
     @property
     def min_seats(self) -> int:
@@ -73,7 +75,13 @@ class LiveTable:
         return None
 
     def names_by_seat(self) -> dict[int, str]:
-        return {p.seat: p.name for p in self.players if p.seat is not None}
+        # Players and seats change only while gathering and at the start; a key of both
+        # keeps the cache honest without anyone having to clear it.
+        key = (self.status, len(self.players))
+        if self._names_key != key:
+            self._names = {p.seat: p.name for p in self.players if p.seat is not None}
+            self._names_key = key
+        return self._names
 
     def awaiting(self) -> list[int]:
         if self.status != "playing" or self.state is None:

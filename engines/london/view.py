@@ -230,8 +230,8 @@ def views(s: State, seats: Iterable[int | None]) -> dict[int | None, dict[str, A
     out: dict[int | None, dict[str, Any]] = {}
     for seat in seats:
         players = list(public_players)
-        if seat is not None:
-            players[seat] = _player(s, seat, seat)
+        if seat is not None:  # the viewer's own entry differs only by the hand
+            players[seat] = {**public_players[seat], "hand": [ref(c) for c in s.players[seat].hand]}
         out[seat] = {
             **base,
             "you": seat,
