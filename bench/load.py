@@ -354,6 +354,63 @@ class Bench:
         }
 
 
+NODE_CLIENT = Path(__file__).resolve().parent / "node"
+
+
+def run_node_client(a: argparse.Namespace, servers: list[Server]) -> dict[str, Any]:
+    """The same load from the Node client (bench/node/load_client.mjs) pinned to core 1."""
+    import threading
+
+    if not (NODE_CLIENT / "node_modules" / "ws").exists():
+        subprocess.run(["npm", "install", "--no-audit", "--no-fund", "--silent"], cwd=NODE_CLIENT, check=True)
+    cmd = ["node", str(NODE_CLIENT / "load_client.mjs"), "--urls", ",".join(s.base for s in servers),
+           "--tables", str(a.tables), "--seats", str(a.seats), "--think", str(a.think), "--game", a.game,
+           "--duration", str(a.duration), "--warmup", str(a.warmup)]
+    if not a.no_pin and shutil.which("taskset"):
+        cmd = ["taskset", "-c", "1", *cmd]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True)
+    assert proc.stdout is not None
+    sampling = threading.Event()
+    peak = [0.0]
+    rss_setup = 0.0
+
+    def sample() -> None:
+        while not sampling.wait(1.0):
+            peak[0] = max(peak[0], sum(s.rss_mb() for s in servers))
+
+    sampler = threading.Thread(target=sample, daemon=True)
+    result: dict[str, Any] = {}
+    for line in proc.stdout:
+        line = line.strip()
+        if line == "WINDOW_START":
+            for s in servers:
+                httpx.post(f"{s.base}/api/stats/reset")
+            rss_setup = sum(s.rss_mb() for s in servers)
+            peak[0] = rss_setup
+            cpu0 = sum(s.cpu_seconds() for s in servers)
+            w0 = time.perf_counter()
+            sampler.start()
+        elif line == "WINDOW_END":
+            cpu = sum(s.cpu_seconds() for s in servers) - cpu0
+            window = time.perf_counter() - w0
+            sampling.set()
+            stats = httpx.get(f"{servers[0].base}/api/stats").json()
+        elif line.startswith("{"):
+            result = json.loads(line)
+    proc.wait()
+    if proc.returncode != 0 or not result:
+        raise RuntimeError("the Node load client failed")
+    offered = "max" if not a.think else round(a.tables / (a.think / 1000), 1)
+    return {
+        "label": a.label or f"{a.db}_p{a.processes}_N{a.tables}_think{a.think:g}_node",
+        "game": a.game, "db": a.db, "processes": a.processes, "tables": a.tables,
+        "connections": a.tables * a.seats, "think_ms": a.think, "offered_moves_s": offered, **result,
+        "server_cpu_pct": round(100 * cpu / window, 1),
+        "server_rss_mb_after_setup": round(rss_setup, 1), "server_rss_mb_peak": round(peak[0], 1),
+        "server_move_ms": stats["moves"], "server_commits": stats["commits"], "client": "node",
+    }
+
+
 def main(argv: list[str] | None = None) -> dict[str, Any]:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--game", default="london")
@@ -369,6 +426,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     p.add_argument("--label")
     p.add_argument("--out")
     p.add_argument("--quick", action="store_true", help="a few seconds, small")
+    p.add_argument("--client", choices=("python", "node"), default="python",
+                   help="the load client: this script, or the Node one (as fast as the peer's)")
     p.add_argument("--no-pin", action="store_true")
     p.add_argument("--profile", help="py-spy the (first) server during the window into this file (.svg/.json)")
     a = p.parse_args(argv)
@@ -378,7 +437,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         p.error("several processes need --db postgres")
     _soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (min(20000, hard), hard))
-    if not a.no_pin and hasattr(os, "sched_setaffinity") and os.cpu_count() and os.cpu_count() > 1:
+    if a.client == "python" and not a.no_pin and hasattr(os, "sched_setaffinity") and (os.cpu_count() or 1) > 1:
         os.sched_setaffinity(0, {1})
     tmp = Path(tempfile.mkdtemp())
     pg = None
@@ -394,7 +453,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         engines = a.engines or os.environ.get("PARLOUR_ENGINES") or ""
         for i in range(a.processes):
             servers.append(Server(db_url, engines, None if a.no_pin else 0, tmp / f"server{i}.log"))
-        result = asyncio.run(Bench(a, servers).run())
+        result = run_node_client(a, servers) if a.client == "node" else asyncio.run(Bench(a, servers).run())
     finally:
         for s in servers:
             s.stop()
