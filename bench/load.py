@@ -387,6 +387,10 @@ def run_node_client(a: argparse.Namespace, servers: list[Server]) -> dict[str, A
                 httpx.post(f"{s.base}/api/stats/reset")
             rss_setup = sum(s.rss_mb() for s in servers)
             peak[0] = rss_setup
+            if a.profile:
+                subprocess.Popen(["py-spy", "record", "--pid", str(servers[0].proc.pid), "--duration",
+                                  str(int(a.duration)), "--format", "speedscope", "--output", a.profile,
+                                  "--rate", "200"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
             cpu0 = sum(s.cpu_seconds() for s in servers)
             w0 = time.perf_counter()
             sampler.start()
