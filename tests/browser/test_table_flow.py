@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import re
 
+import httpx
 import pytest
 from playwright.sync_api import Browser, Page, expect
+
+from tests.support.play import play_one, started_table
 
 pytestmark = pytest.mark.e2e
 
@@ -110,3 +113,18 @@ def test_the_table_fits_a_phone(browser: Browser, server, screenshots):
     shot(page, screenshots, "phone-waiting-room")
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= 390, f"the page scrolls sideways ({width} px)"
+
+
+def test_a_dropped_connection_reconnects_by_itself_after_a_server_restart(browser: Browser, server, screenshots):
+    with httpx.Client(base_url=server.base) as c:
+        t = started_table(c, ("Ada", "Bob"))
+    page = browser.new_context().new_page()
+    page.goto(f"{server.base}/seat/{t['tokens'][0]}")
+    expect(page.locator("#connection")).to_have_text("Connected")
+    server.kill()
+    expect(page.locator("#connection")).not_to_have_text("Connected")
+    server.start()  # same port, same database
+    expect(page.locator("#connection")).to_have_text("Connected", timeout=15000)
+    with httpx.Client(base_url=server.base) as c:  # the game goes on, and the page sees it
+        play_one(c, t)
+    expect(page.locator("#log li")).to_have_count(3)
