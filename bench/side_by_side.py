@@ -60,8 +60,8 @@ def main() -> None:
     a = p.parse_args()
     workdir = a.workdir or Path(tempfile.mkdtemp(prefix="peer-"))
     peer = run_peer(a.peer_harness.resolve(), workdir, a.tables, a.think, a.duration, a.warmup)
-    ours = load.main(["--tables", str(a.tables), "--think", str(a.think), "--duration", str(a.duration),
-                      "--warmup", str(a.warmup), "--db", a.db])
+    ours = load.main(["--client", "node", "--tables", str(a.tables), "--think", str(a.think),
+                      "--duration", str(a.duration), "--warmup", str(a.warmup), "--db", a.db])
     print(f"\nside by side: {a.tables} tables × 4 seats, think {a.think:g} ms, {a.duration:g} s window, ours on {a.db}")
     print(f"{'figure':22} {'peer':>10} {'ours':>10} {'ours/peer':>10}")
     for key, label in FIGURES:
