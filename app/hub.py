@@ -18,7 +18,7 @@ from starlette.websockets import WebSocket
 
 from app.live import LiveTable, LiveTables
 from app.notify import Notifier
-from engines.base import static_view, views
+from engines.base import views
 
 log = logging.getLogger("parlour.hub")
 OUTBOX_LIMIT = 256
@@ -32,19 +32,20 @@ class Connection:
     seat: int | None = None
     last_seq: int = -1  # the newest log line this connection has been sent
     last_chat: int = 0
-    outbox: asyncio.Queue[bytes | None] = field(default_factory=lambda: asyncio.Queue(OUTBOX_LIMIT))
+    outbox: asyncio.Queue[str | None] = field(default_factory=lambda: asyncio.Queue(OUTBOX_LIMIT))
     writer: asyncio.Task[None] | None = None
     chat_times: list[float] = field(default_factory=list)
 
     def send(self, message: dict[str, Any]) -> None:
         try:
-            self.outbox.put_nowait(orjson.dumps(message))
+            self.outbox.put_nowait(orjson.dumps(message).decode())
         except asyncio.QueueFull:
             # A reader this far behind gets a fresh start when it reconnects.
             log.info("closing a connection whose outbox is full")
             self.close()
 
-    def send_raw(self, data: bytes) -> None:
+    def send_raw(self, data: str) -> None:
+        """Queue an encoded message; one str may be shared by many connections."""
         try:
             self.outbox.put_nowait(data)
         except asyncio.QueueFull:
@@ -61,7 +62,7 @@ class Connection:
                 if data is None:
                     await self.ws.close(code=1013)
                     return
-                await self.ws.send_text(data.decode())
+                await self.ws.send_text(data)
         except Exception:  # the peer went away; the reader side cleans up
             return
 
@@ -138,7 +139,7 @@ class Hub:
 
     def push_table(self, live: LiveTable) -> None:
         """Players, status, who is connected: after joins, the start, presence changes."""
-        message = orjson.dumps({"type": "table", "table": live.public_summary(self.connected(live.id))})
+        message = orjson.dumps({"type": "table", "table": live.public_summary(self.connected(live.id))}).decode()
         for conn in list(self.rooms.get(live.id, ())):
             conn.send_raw(message)
 
@@ -156,8 +157,8 @@ class Hub:
             "log": live.log_for(seat, after_seq),
             "moves": engine.legal_moves(live.state, seat) if seat is not None and seat in awaiting else [],
         }
-        if after_seq < 0:  # a connection's first view carries the game's fixed data
-            message["static"] = static_view(engine, live.state)
+        if after_seq < 0:  # a connection's first view: the whole log, to replace what it had
+            message["full"] = True
         if live.status == "finished":
             message["result"] = live.result
             message["seed"] = live.seed
@@ -180,12 +181,12 @@ class Hub:
         if not behind:
             return
         seat_views = views(live.engine, live.state, {conn.seat for conn in behind})
-        cache: dict[tuple[int | None, int], bytes] = {}
+        cache: dict[tuple[int | None, int], str] = {}
         for conn in behind:
             key = (conn.seat, conn.last_seq)
             data = cache.get(key)
             if data is None:
-                data = orjson.dumps(self.view_message(live, conn.seat, conn.last_seq, seat_views[conn.seat]))
+                data = orjson.dumps(self.view_message(live, conn.seat, conn.last_seq, seat_views[conn.seat])).decode()
                 cache[key] = data
             conn.send_raw(data)
             conn.last_seq = live.seq
@@ -193,7 +194,7 @@ class Hub:
     def push_chat(self, table_id: int, messages: list[dict[str, Any]]) -> None:
         if not messages:
             return
-        data = orjson.dumps({"type": "chat", "messages": messages})
+        data = orjson.dumps({"type": "chat", "messages": messages}).decode()
         for conn in list(self.rooms.get(table_id, ())):
             conn.send_raw(data)
 

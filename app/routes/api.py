@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import hashlib
 from typing import Annotated, Any
 
+import orjson
 from fastapi import APIRouter, Depends, Request
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 
 from app.errors import ApiError, not_found
@@ -117,7 +119,6 @@ async def get_seat(seat: SeatDep, parlour: ParlourDep) -> JSON:
     if live.state is not None:
         async with live.lock:
             out["view"] = live.engine.view(live.state, player.seat)
-            out["static"] = static_view(live.engine, live.state)
             out["awaiting"] = live.awaiting()
             out["seq"] = live.seq
     return out
@@ -137,6 +138,20 @@ async def post_move(body: MoveIn, seat: SeatDep, parlour: ParlourDep) -> JSON:
     live, player = seat
     new_seq = await parlour.mover.play(live, player, body.seq, body.move)
     return {"seq": new_seq}
+
+
+@router.get("/tables/{code}/static")
+async def table_static(code: str, request: Request, parlour: ParlourDep) -> Any:
+    """The game's fixed, public data (a card catalogue, a board's layout): the same for the
+    whole game, so browsers fetch it once and cache it, and the live updates never carry it."""
+    live = await lookup_table(parlour, request, code)
+    if live.state is None:
+        return JSONResponse(status_code=409, content={"error": "not_started",
+                                                      "message": "The game has not begun yet."})
+    body = orjson.dumps(static_view(live.engine, live.state))
+    etag = f'"{hashlib.sha256(body).hexdigest()[:20]}"'
+    return Response(body, media_type="application/json",
+                    headers={"Cache-Control": "private, max-age=86400", "ETag": etag})
 
 
 @router.get("/stats")

@@ -129,8 +129,7 @@ function onTable(table) {
 function onView(msg) {
   state.seq = msg.seq;
   state.you = msg.seat;
-  if (msg.static) state.static = msg.static; // the game's fixed data arrives once per connection
-  state.view = state.static ? Object.assign({}, state.static, msg.view) : msg.view;
+  state.view = msg.view;
   state.moves = msg.moves || [];
   state.awaiting = msg.awaiting || [];
   state.result = msg.result || null;
@@ -140,7 +139,7 @@ function onView(msg) {
   document.body.classList.remove("pending");
   $("waiting").hidden = true;
   $("table").hidden = false;
-  appendLog(msg.log || [], state.freshLog || Boolean(msg.static)); // a first view carries the whole log
+  appendLog(msg.log || [], state.freshLog || Boolean(msg.full)); // a first view carries the whole log
   state.freshLog = false;
   renderSeats();
   renderPrompt();
@@ -303,11 +302,22 @@ function loadRenderer() {
   return state.renderer;
 }
 
+// The game's fixed data (a card catalogue, a board layout) is fetched once over HTTP and cached
+// by the browser; the live updates never carry it. Renderers see it merged into every view.
+function loadStatic() {
+  if (!state.staticData) {
+    state.staticData = fetch(`/api/tables/${boot.code}/static`)
+      .then((r) => (r.ok ? r.json() : {}), () => ({}));
+  }
+  return state.staticData;
+}
+
 async function renderBoard() {
-  const render = await loadRenderer();
+  const [render, fixed] = await Promise.all([loadRenderer(), loadStatic()]);
+  const view = state.view ? Object.assign({}, fixed, state.view) : state.view;
   const t0 = performance.now();
   render($("board"), {
-    view: state.view, seat: mySeat(), moves: state.moves, awaiting: state.awaiting, pending: state.pending,
+    view, seat: mySeat(), moves: state.moves, awaiting: state.awaiting, pending: state.pending,
     players: state.table ? state.table.players : [], nameOf, send: sendMove, seq: state.seq,
     status: state.table ? state.table.status : boot.status, result: state.result,
     seed: state.seed, error: state.error, code: boot.code,

@@ -237,3 +237,12 @@ def test_stats_report_move_times_and_commit_batching(client):
     assert stats["moves"]["moves"] == 3 and stats["moves"]["p50_ms"] > 0
     assert stats["commits"]["moves"] == 3 and stats["commits"]["batches"] >= 1
     assert stats["tables_in_memory"] == 1
+
+
+def test_a_games_fixed_data_is_served_once_over_http_and_cached(client):
+    t = started_table(client)
+    r = client.get(f"/api/tables/{t['code']}/static")
+    assert r.status_code == 200 and r.json() == {}  # Tally has no fixed data
+    assert "max-age" in r.headers["cache-control"] and r.headers["etag"]
+    body = found(client)
+    assert client.get(f"/api/tables/{body['code']}/static").status_code == 409
