@@ -231,7 +231,15 @@ class Hub:
                 return
             async with live.lock:
                 before = live.status
-                await self.live.catch_up(live)
+                carried = payload.get("m")
+                try:
+                    applied = bool(carried) and self.live.apply_carried(live, carried)
+                except Exception:  # a cache that cannot take them is rebuilt from the store
+                    log.exception("applying carried moves failed")
+                    self.live.forget(table_id)
+                    return
+                if not applied:
+                    await self.live.catch_up(live)
             if live.status != before:
                 self.push_table(live)
             self.push_views(live)

@@ -190,7 +190,7 @@ class PostgresJournal(Journal):
             self._conn = await psycopg.AsyncConnection.connect(self.dsn)
         conn = self._conn
         stored: list[bool] = []
-        newest: dict[int, int] = {}
+        carried: dict[int, list[list[Any]]] = {}
         try:
             async with conn.transaction(), conn.cursor() as cur:
                 for w in batch:
@@ -200,13 +200,18 @@ class PostgresJournal(Journal):
                     stored.append(ok)
                     if not ok:
                         continue
-                    newest[w.table_id] = max(newest.get(w.table_id, 0), w.seq)
+                    carried.setdefault(w.table_id, []).append([w.seq, w.seat, w.move, w.events])
                     if w.snapshot is not None:
                         await cur.execute(self.INSERT_SNAPSHOT, (w.table_id, w.seq, dumps(w.snapshot)))
                     if w.result is not None:
                         await cur.execute(self.FINISH, (w.seq, dumps(w.result), w.created_at, w.table_id))
-                for table_id, seq in newest.items():
-                    payload = dumps({"p": self.notifier.process_id, "t": table_id, "k": "moves", "seq": seq})
+                for table_id, moves in carried.items():
+                    # The moves ride along, so other processes apply them without reading them
+                    # back; past NOTIFY's 8000-byte limit they read them from the table instead.
+                    note = {"p": self.notifier.process_id, "t": table_id, "k": "moves", "seq": moves[-1][0]}
+                    payload = dumps({**note, "m": moves})
+                    if len(payload.encode()) > 7900:
+                        payload = dumps(note)
                     await cur.execute("SELECT pg_notify(%s, %s)", (CHANNEL, payload))
         except psycopg.OperationalError:
             with contextlib.suppress(Exception):

@@ -261,6 +261,23 @@ class LiveTables:
                 live.seq = m.seq
         return live
 
+    def apply_carried(self, live: LiveTable, moves: list[list[Any]]) -> bool:
+        """Apply moves another process stored and sent along with its notification.
+        False when they do not follow on from this cache (then read them from the database)."""
+        fresh = [m for m in moves if m[0] > live.seq]
+        if not fresh:
+            return True
+        if fresh[0][0] != live.seq + 1:
+            return False
+        for seq, seat, move, events in fresh:
+            live.engine.play(live.state, seat, move)
+            live.seq = seq
+            live.log.append(LogEntry(seq, list(events)))
+        result = live.engine.result(live.state)
+        if result is not None:
+            live.status, live.result = "finished", result.as_json()
+        return True
+
     async def catch_up(self, live: LiveTable) -> int:
         """Apply the moves another server process stored since this cache was built."""
         async with self.sessions() as s:
