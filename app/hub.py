@@ -7,14 +7,13 @@ others; views are computed once per seat per change, and only for seats that are
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
-from collections import defaultdict
+from collections import defaultdict, deque
 from dataclasses import dataclass, field
 from typing import Any
 
 import orjson
-from starlette.websockets import WebSocket
+from starlette.types import Send
 
 from app.live import LiveTable, LiveTables
 from app.notify import Notifier
@@ -26,45 +25,54 @@ OUTBOX_LIMIT = 256
 
 @dataclass(eq=False)
 class Connection:
-    ws: WebSocket
+    """One websocket. Messages wait in ``pending``; a drain task exists only while some wait,
+    so an idle connection costs no task, and a slow reader never holds up the others."""
+
+    asgi_send: Send
     table_id: int
     player_id: int | None  # None: a spectator
     seat: int | None = None
     last_seq: int = -1  # the newest log line this connection has been sent
     last_chat: int = 0
-    outbox: asyncio.Queue[str | None] = field(default_factory=lambda: asyncio.Queue(OUTBOX_LIMIT))
-    writer: asyncio.Task[None] | None = None
+    pending: deque[str | None] = field(default_factory=deque)
+    draining: asyncio.Task[None] | None = None
+    closed: bool = False
     chat_times: list[float] = field(default_factory=list)
 
     def send(self, message: dict[str, Any]) -> None:
-        try:
-            self.outbox.put_nowait(orjson.dumps(message).decode())
-        except asyncio.QueueFull:
+        self.send_raw(orjson.dumps(message).decode())
+
+    def send_raw(self, data: str | None) -> None:
+        """Queue an encoded message (one str may be shared by many connections)."""
+        if self.closed:
+            return
+        if len(self.pending) >= OUTBOX_LIMIT:
             # A reader this far behind gets a fresh start when it reconnects.
             log.info("closing a connection whose outbox is full")
-            self.close()
-
-    def send_raw(self, data: str) -> None:
-        """Queue an encoded message; one str may be shared by many connections."""
-        try:
-            self.outbox.put_nowait(data)
-        except asyncio.QueueFull:
-            self.close()
+            self.pending.clear()
+            data = None
+        self.pending.append(data)
+        if data is None:
+            self.closed = True
+        if self.draining is None:
+            self.draining = asyncio.create_task(self._drain())
 
     def close(self) -> None:
-        with contextlib.suppress(asyncio.QueueFull):
-            self.outbox.put_nowait(None)
+        self.send_raw(None)
 
-    async def run_writer(self) -> None:
+    async def _drain(self) -> None:
         try:
-            while True:
-                data = await self.outbox.get()
+            while self.pending:
+                data = self.pending.popleft()
                 if data is None:
-                    await self.ws.close(code=1013)
+                    await self.asgi_send({"type": "websocket.close", "code": 1013})
                     return
-                await self.ws.send_text(data)
+                await self.asgi_send({"type": "websocket.send", "text": data})
         except Exception:  # the peer went away; the reader side cleans up
-            return
+            self.closed = True
+            self.pending.clear()
+        finally:
+            self.draining = None
 
 
 class Hub:
@@ -91,7 +99,6 @@ class Hub:
     async def join(self, conn: Connection, live: LiveTable) -> None:
         before = self.local_connected(live.id)
         self.rooms[live.id].add(conn)
-        conn.writer = asyncio.create_task(conn.run_writer())
         conn.send({"type": "table", "table": live.public_summary(self.connected(live.id))})
         self.send_view(conn, live)
         if self.local_connected(live.id) != before:
@@ -103,7 +110,8 @@ class Hub:
             return
         before = self.local_connected(conn.table_id)
         room.discard(conn)
-        conn.close()
+        conn.closed = True
+        conn.pending.clear()
         if not room:
             self.rooms.pop(conn.table_id, None)
         if self.local_connected(conn.table_id) != before:

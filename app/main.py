@@ -37,10 +37,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                   docs_url="/api/docs", openapi_url="/api/openapi.json", redoc_url=None)
     app.state.parlour = parlour
     app.include_router(api.router)
-    app.include_router(sockets.router)
     app.include_router(pages.router)
     app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")
     app.add_middleware(GuardMiddleware, max_body=settings.max_frame_bytes)
+    app.add_middleware(sockets.SocketEndpoint)  # websockets bypass the framework's layers
 
     @app.exception_handler(ApiError)
     async def api_error(request: Request, exc: ApiError) -> JSONResponse:

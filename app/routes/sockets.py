@@ -7,70 +7,100 @@ import logging
 from urllib.parse import urlsplit
 
 import orjson
-from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from app.chat import check_flood, clean_chat, post_chat, recent_chat
 from app.errors import ApiError
 from app.hub import Connection
 from app.live import LiveTable, PlayerInfo
-from app.parlour import Parlour, get_parlour
+from app.parlour import Parlour
 from app.tokens import normalize_code
 
-router = APIRouter(tags=["websocket"])
 log = logging.getLogger("parlour.ws")
+SEAT_PATH = "/ws/seats/"
+WATCH_PATH = "/ws/watch/"
 
 
-def origin_allowed(ws: WebSocket, parlour: Parlour) -> bool:
+class SocketEndpoint:
+    """The websockets, as a plain ASGI layer in front of the web framework.
+
+    A live connection lives for hours and carries a message per move: it skips the framework's
+    routing, exception and dependency layers, which saves memory per socket and time per message.
+    Everything else passes through to the FastAPI application.
+    """
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        path = scope.get("path", "")
+        if scope["type"] != "websocket" or not path.startswith(("/ws/seats/", "/ws/watch/")):
+            await self.app(scope, receive, send)
+            return
+        parlour: Parlour = scope["app"].state.parlour  # Starlette sets scope["app"] first
+        await connect(scope, receive, send, parlour)
+
+
+def header(scope: Scope, name: bytes) -> str | None:
+    for key, value in scope.get("headers", ()):
+        if key == name:
+            return str(value.decode("latin-1"))
+    return None
+
+
+def origin_allowed(scope: Scope, parlour: Parlour) -> bool:
     """Browsers always send Origin: it must be this site. Scripts that send none are fine."""
-    origin = ws.headers.get("origin")
+    origin = header(scope, b"origin")
     if origin is None:
         return True
     netloc = urlsplit(origin).netloc.lower()
-    allowed = {ws.headers.get("host", "").lower()}
+    allowed = {(header(scope, b"host") or "").lower()}
     if parlour.settings.public_url:
         allowed.add(urlsplit(parlour.settings.public_url).netloc.lower())
     return netloc in allowed
 
 
-@router.websocket("/ws/seats/{token}")
-async def seat_socket(ws: WebSocket, token: str) -> None:
-    parlour = get_parlour(ws)
-    if not origin_allowed(ws, parlour):
-        await ws.close(code=4403, reason="origin not allowed")
-        return
-    found = await parlour.seat(token)
-    if found is None:
-        await ws.close(code=4404, reason="unknown seat")
-        return
-    live, player = found
-    await serve(ws, parlour, live, player)
+async def refuse(receive: Receive, send: Send, code: int, reason: str) -> None:
+    await receive()  # websocket.connect
+    await send({"type": "websocket.close", "code": code, "reason": reason})
 
 
-@router.websocket("/ws/watch/{code}")
-async def watch_socket(ws: WebSocket, code: str) -> None:
-    parlour = get_parlour(ws)
-    if not origin_allowed(ws, parlour):
-        await ws.close(code=4403, reason="origin not allowed")
+async def connect(scope: Scope, receive: Receive, send: Send, parlour: Parlour) -> None:
+    path: str = scope["path"]
+    if not origin_allowed(scope, parlour):
+        await refuse(receive, send, 4403, "origin not allowed")
         return
-    client = ws.client.host if ws.client else "unknown"
+    if path.startswith(SEAT_PATH):
+        found = await parlour.seat(path[len(SEAT_PATH):])
+        if found is None:
+            await refuse(receive, send, 4404, "unknown seat")
+            return
+        live, player = found
+        await serve(receive, send, parlour, live, player)
+        return
+    client = scope["client"][0] if scope.get("client") else "unknown"
     if parlour.failed_lookups.retry_after(client):
-        await ws.close(code=4429, reason="too many unknown codes")
+        await refuse(receive, send, 4429, "too many unknown codes")
         return
-    norm = normalize_code(code)
+    norm = normalize_code(path[len(WATCH_PATH):])
     live = await parlour.live.by_code(norm) if norm else None
     if live is None:
         parlour.failed_lookups.failed(client)
-        await ws.close(code=4404, reason="unknown table")
+        await refuse(receive, send, 4404, "unknown table")
         return
-    await serve(ws, parlour, live, None)
+    await serve(receive, send, parlour, live, None)
 
 
-async def serve(ws: WebSocket, parlour: Parlour, live: LiveTable, player: PlayerInfo | None) -> None:
-    await ws.accept()
-    conn = Connection(ws, live.id, player.id if player else None,
-                      seat=player.seat if player else None)
+async def serve(receive: Receive, send: Send, parlour: Parlour, live: LiveTable,
+                player: PlayerInfo | None) -> None:
+    if (await receive())["type"] != "websocket.connect":
+        return
+    await send({"type": "websocket.accept"})
+    conn = Connection(send, live.id, player.id if player else None, seat=player.seat if player else None)
     token_hash = player.token_hash if player else None
-    parlour.hub.serving.add(asyncio.current_task())  # type: ignore[arg-type]
+    task = asyncio.current_task()
+    assert task is not None
+    parlour.hub.serving.add(task)
     try:
         history = await recent_chat(parlour.live, live.id)
         await parlour.hub.join(conn, live)
@@ -78,20 +108,23 @@ async def serve(ws: WebSocket, parlour: Parlour, live: LiveTable, player: Player
             conn.send({"type": "chat", "messages": history})
             conn.last_chat = history[-1]["id"]
         while True:
-            raw = await ws.receive_text()
+            message = await receive()
+            if message["type"] != "websocket.receive":
+                break  # websocket.disconnect
+            raw = message.get("text")
+            if raw is None:
+                raw = (message.get("bytes") or b"").decode("utf-8", "replace")
             # Re-read the table each time: the cache may have been rebuilt since the socket opened.
             current = await parlour.live.get(conn.table_id)
             if current is None:
                 break
             me = current.player_by_hash(token_hash) if token_hash else None
             await handle(raw, conn, parlour, current, me)
-    except WebSocketDisconnect:
-        pass
-    except RuntimeError:  # receiving after the peer closed
+    except OSError:  # the peer went away mid-send
         pass
     finally:
         await parlour.hub.leave(conn)
-        parlour.hub.serving.discard(asyncio.current_task())  # type: ignore[arg-type]
+        parlour.hub.serving.discard(task)
 
 
 async def handle(raw: str, conn: Connection, parlour: Parlour, live: LiveTable,
