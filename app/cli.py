@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import subprocess
 import sys
 import urllib.request
 
@@ -13,14 +14,21 @@ from app.config import Settings
 def serve(args: argparse.Namespace) -> int:
     import uvicorn
 
-    from app.db import migrate
     from app.main import create_app
 
     settings = Settings()
-    migrate(settings.database_url)
+    # Migrating in a child process keeps Alembic's machinery out of the long-lived server.
+    subprocess.run([sys.executable, "-m", "app.cli", "migrate"], check=True)
     uvicorn.run(create_app(settings), host=args.host or settings.host, port=args.port or settings.port,
                 proxy_headers=True, ws_max_size=1024 * 1024, ws_per_message_deflate=False, log_level=args.log_level,
                 access_log=not args.no_access_log)
+    return 0
+
+
+def migrate(args: argparse.Namespace) -> int:
+    from app.db import migrate as upgrade
+
+    upgrade(Settings().database_url)
     return 0
 
 
@@ -54,6 +62,7 @@ def main(argv: list[str] | None = None) -> int:
     p_serve.add_argument("--log-level", default="info")
     p_serve.add_argument("--no-access-log", action="store_true")
     p_serve.set_defaults(func=serve)
+    sub.add_parser("migrate", help="bring the database to the newest schema").set_defaults(func=migrate)
     p_verify = sub.add_parser("verify", help="replay a finished game's record (file or URL)")
     p_verify.add_argument("record", help="a record file, or the URL /api/tables/CODE/record")
     p_verify.set_defaults(func=verify)

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from alembic import command
-from alembic.config import Config
 from sqlalchemy import event
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
 
@@ -39,6 +37,9 @@ def sessionmaker(engine: AsyncEngine) -> async_sessionmaker[Any]:
 
 def migrate(url: str) -> None:
     """Bring the database to the newest schema (what `parlour serve` does first)."""
+    from alembic import command
+    from alembic.config import Config
+
     cfg = Config(str(ROOT / "alembic.ini"))
     cfg.set_main_option("script_location", str(ROOT / "migrations"))
     cfg.attributes["database_url"] = url

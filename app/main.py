@@ -22,7 +22,12 @@ from app.routes import api, pages, sockets
 log = logging.getLogger("parlour")
 
 
-def create_app(settings: Settings | None = None) -> FastAPI:
+def create_app(settings: Settings | None = None) -> sockets.SocketEndpoint:
+    """The site: FastAPI for pages and the API, with the websockets in front of it."""
+    return sockets.SocketEndpoint(create_fastapi(settings))
+
+
+def create_fastapi(settings: Settings | None = None) -> FastAPI:
     settings = settings or Settings()
     parlour = Parlour(settings)
     install_log_redaction()
@@ -40,7 +45,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(pages.router)
     app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")
     app.add_middleware(GuardMiddleware, max_body=settings.max_frame_bytes)
-    app.add_middleware(sockets.SocketEndpoint)  # websockets bypass the framework's layers
 
     @app.exception_handler(ApiError)
     async def api_error(request: Request, exc: ApiError) -> JSONResponse:

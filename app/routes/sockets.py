@@ -7,7 +7,8 @@ import logging
 from urllib.parse import urlsplit
 
 import orjson
-from starlette.types import ASGIApp, Receive, Scope, Send
+from fastapi import FastAPI
+from starlette.types import Receive, Scope, Send
 
 from app.chat import check_flood, clean_chat, post_chat, recent_chat
 from app.errors import ApiError
@@ -22,23 +23,23 @@ WATCH_PATH = "/ws/watch/"
 
 
 class SocketEndpoint:
-    """The websockets, as a plain ASGI layer in front of the web framework.
+    """The whole site as one ASGI application: websockets handled right here, everything else
+    (pages, the JSON API, the lifespan) by the FastAPI application.
 
-    A live connection lives for hours and carries a message per move: it skips the framework's
-    routing, exception and dependency layers, which saves memory per socket and time per message.
-    Everything else passes through to the FastAPI application.
+    A live connection lives for hours and carries a message per move, so it skips every layer
+    of the web framework (routing, middleware, exception handling): less memory per socket and
+    less time per message.
     """
 
-    def __init__(self, app: ASGIApp) -> None:
+    def __init__(self, app: FastAPI) -> None:
         self.app = app
+        self.state = app.state  # as FastAPI's, for tests and tools
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        path = scope.get("path", "")
-        if scope["type"] != "websocket" or not path.startswith(("/ws/seats/", "/ws/watch/")):
+        if scope["type"] == "websocket" and scope.get("path", "").startswith((SEAT_PATH, WATCH_PATH)):
+            await connect(scope, receive, send, self.app.state.parlour)
+        else:
             await self.app(scope, receive, send)
-            return
-        parlour: Parlour = scope["app"].state.parlour  # Starlette sets scope["app"] first
-        await connect(scope, receive, send, parlour)
 
 
 def header(scope: Scope, name: bytes) -> str | None:
