@@ -92,3 +92,9 @@ def test_table_page_shows_seat_order_prompt_log_symbols_and_rules(client):
     for marker in ('id="seats"', 'id="prompt"', 'id="log"', 'id="chat"', 'id="tab-symbols"', 'id="tab-rules"',
                    'id="board"', 't-chat'):
         assert marker in html, marker
+
+
+def test_scripts_and_styles_are_sent_compressed(client):
+    r = client.get("/static/js/table.js", headers={"accept-encoding": "gzip"})
+    assert r.headers["content-encoding"] == "gzip"
+    assert int(r.headers["content-length"]) < 0.5 * len(r.content)
