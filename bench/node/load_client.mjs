@@ -77,8 +77,7 @@ class Table {
         if (stats.measuring) { stats.rtts.push(performance.now() - sent); stats.done++; }
       }
       this.latest[i] = msg;
-      clearTimeout(this.timers[i]);
-      this.timers[i] = null;
+      this.cancel(i);
       if (msg.status === "finished") {
         if (i === 0) { stats.finished++; this.replace(); }
         return;
@@ -89,17 +88,24 @@ class Table {
     }
   }
 
+  cancel(i) {
+    const t = this.timers[i];
+    if (t) { if (THINK) clearTimeout(t); else clearImmediate(t); }
+    this.timers[i] = null;
+  }
+
   kick() { this.latest.forEach((m, i) => { if (m && m.moves.length) this.think(i); }); }
 
   think(i) {
-    const wait = THINK ? THINK * (0.5 + Math.random()) : 0;
-    this.timers[i] = setTimeout(() => {
+    const fire = () => {
       if (stopping) return;
       const m = this.latest[i];
       if (!this.sentAt.has(m.seq + 1)) this.sentAt.set(m.seq + 1, performance.now());
       const move = m.moves[Math.floor(Math.random() * m.moves.length)];
       this.socks[i].send(JSON.stringify({ type: "move", seq: m.seq, move }));
-    }, wait);
+    };
+    // As the peer's client does: setTimeout(0) waits at least 1 ms in Node, setImmediate does not.
+    this.timers[i] = THINK ? setTimeout(fire, THINK * (0.5 + Math.random())) : setImmediate(fire);
   }
 
   replace() {
@@ -110,7 +116,7 @@ class Table {
 
   close() {
     this.closed = true;
-    this.timers.forEach((t) => clearTimeout(t));
+    this.timers.forEach((_, i) => this.cancel(i));
     this.socks.forEach((s) => s.close());
   }
 }
