@@ -152,9 +152,13 @@ class Hub:
             conn.send_raw(message)
 
     def view_message(self, live: LiveTable, seat: int | None, after_seq: int,
-                     view: dict[str, Any] | None = None) -> dict[str, Any]:
+                     view: dict[str, Any] | None = None,
+                     legal: dict[int, list[Any]] | None = None) -> dict[str, Any]:
         engine = live.engine
         awaiting = live.awaiting()
+        moves: list[Any] = []
+        if seat is not None and seat in awaiting:
+            moves = legal[seat] if legal is not None and seat in legal else engine.legal_moves(live.state, seat)
         message: dict[str, Any] = {
             "type": "view",
             "seq": live.seq,
@@ -163,7 +167,7 @@ class Hub:
             "awaiting": awaiting,
             "view": view if view is not None else engine.view(live.state, seat),
             "log": live.log_for(seat, after_seq),
-            "moves": engine.legal_moves(live.state, seat) if seat is not None and seat in awaiting else [],
+            "moves": moves,
         }
         if after_seq < 0:  # a connection's first view: the whole log, to replace what it had
             message["full"] = True
@@ -188,13 +192,19 @@ class Hub:
         behind = [conn for conn in room if conn.last_seq < live.seq]
         if not behind:
             return
-        seat_views = views(live.engine, live.state, {conn.seat for conn in behind})
+        seats = {conn.seat for conn in behind}
+        # Legal moves once per awaited seat, shared by its message and (if the engine wants
+        # them) its prompt.
+        legal = {seat: live.engine.legal_moves(live.state, seat)
+                 for seat in live.awaiting() if seat in seats}
+        seat_views = views(live.engine, live.state, seats, legal)
         cache: dict[tuple[int | None, int], str] = {}
         for conn in behind:
             key = (conn.seat, conn.last_seq)
             data = cache.get(key)
             if data is None:
-                data = orjson.dumps(self.view_message(live, conn.seat, conn.last_seq, seat_views[conn.seat])).decode()
+                data = orjson.dumps(self.view_message(live, conn.seat, conn.last_seq, seat_views[conn.seat],
+                                                      legal)).decode()
                 cache[key] = data
             conn.send_raw(data)
             conn.last_seq = live.seq

@@ -136,7 +136,7 @@ class Engine(Protocol):
 
     def decode(self, data: Mapping[str, Any]) -> Any: ...
 
-    # Optional: ``views(state, seats) -> {seat: view}`` -- several seats' views at once, sharing
+    # Optional: ``views(state, seats, legal) -> {seat: view}`` -- several seats' views at once, sharing
     # the work on what they have in common; equal to ``view`` seat by seat (tested).
     #
     # Optional: ``static_view(state) -> dict`` -- data fixed for the whole game (a card
@@ -144,12 +144,14 @@ class Engine(Protocol):
     # connection and the browser merges it into every view, so it is not re-sent per move.
 
 
-def views(engine: Engine, state: Any, seats: Iterable[int | None]) -> dict[int | None, View]:
-    """Every listed seat's view at once. An engine may provide ``views(state, seats)`` to share
-    the public part between seats; it must equal calling ``view`` for each seat."""
+def views(engine: Engine, state: Any, seats: Iterable[int | None],
+          legal: Mapping[int, list[Move]] | None = None) -> dict[int | None, View]:
+    """Every listed seat's view at once. An engine may provide ``views(state, seats, legal)`` to
+    share the public part between seats, and to reuse ``legal`` (the legal moves of awaited seats,
+    already computed by the caller) in its prompts; it must equal ``view`` seat by seat."""
     method = getattr(engine, "views", None)
     if method is not None:
-        return dict(method(state, seats))
+        return dict(method(state, seats, legal))
     return {seat: engine.view(state, seat) for seat in seats}
 
 

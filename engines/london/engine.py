@@ -54,8 +54,9 @@ class LondonEngine:
     def view(self, s: State, seat: int | None) -> View:
         return view.view(s, seat)
 
-    def views(self, s: State, seats: Iterable[int | None]) -> dict[int | None, View]:
-        return view.views(s, seats)
+    def views(self, s: State, seats: Iterable[int | None],
+              legal: Mapping[int, list[Move]] | None = None) -> dict[int | None, View]:
+        return view.views(s, seats, legal)
 
     def static_view(self, s: State) -> View:
         """The card and borough catalogue: sent once per connection, not with every view."""

@@ -8,7 +8,7 @@ deck order, the borough deck order, the seed.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from engines.base import Move
@@ -70,7 +70,11 @@ CATALOGUE = _catalogue()
 
 
 def ref(cid: int) -> dict[str, Any]:
-    return {"id": cid, "key": CARDS[cid].key}
+    """A card as views name it; built once per card and shared (views are only serialised)."""
+    return REFS[cid]
+
+
+REFS = [{"id": cid, "key": card.key} for cid, card in enumerate(CARDS)]
 
 
 def _player(s: State, seat: int, viewer: int | None) -> dict[str, Any]:
@@ -203,10 +207,11 @@ def prompt_text(s: State, seat: int) -> str:
     return ""
 
 
-def prompt(s: State, seat: int | None) -> dict[str, Any] | None:
+def prompt(s: State, seat: int | None, moves: list[Move] | None = None) -> dict[str, Any] | None:
     if seat is None or s.over or seat != s.current:
         return None
-    moves = legal_moves(s, seat)
+    if moves is None:
+        moves = legal_moves(s, seat)
     t = s.turn
     return {
         "text": prompt_text(s, seat),
@@ -221,7 +226,8 @@ def view(s: State, seat: int | None) -> dict[str, Any]:
     return views(s, (seat,))[seat]
 
 
-def views(s: State, seats: Iterable[int | None]) -> dict[int | None, dict[str, Any]]:
+def views(s: State, seats: Iterable[int | None],
+          legal: Mapping[int, list[Move]] | None = None) -> dict[int | None, dict[str, Any]]:
     """Several seats' views: the public part is built once and shared (a move's update sends
     every connected seat its view, so this is the hot path)."""
     seats = list(seats)
@@ -237,7 +243,7 @@ def views(s: State, seats: Iterable[int | None]) -> dict[int | None, dict[str, A
             "you": seat,
             "players": players,
             "scry": [ref(c) for c in s.turn.scry] if seat is not None and seat == s.current else [],
-            "prompt": prompt(s, seat),
+            "prompt": prompt(s, seat, legal.get(seat) if legal and seat is not None else None),
         }
     return out
 

@@ -39,9 +39,10 @@ def test_batch_views_equal_each_seats_own_view(engine):
             if i % 7:
                 continue
             everyone = [None, *range(seats)]
-            batch = views(engine, state, everyone)
-            for seat in everyone:
-                assert batch[seat] == engine.view(state, seat)
+            legal = {seat: engine.legal_moves(state, seat) for seat in engine.to_act(state)}
+            for batch in (views(engine, state, everyone), views(engine, state, everyone, legal)):
+                for seat in everyone:
+                    assert batch[seat] == engine.view(state, seat)
 
 
 def test_views_and_static_data_are_json_and_never_hold_the_seed(engine):
