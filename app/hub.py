@@ -46,6 +46,8 @@ class Connection:
         """Queue an encoded message (one str may be shared by many connections)."""
         if self.closed:
             return
+        if data is not None and self.draining is None and not self.pending and self._send_now(data):
+            return
         if len(self.pending) >= OUTBOX_LIMIT:
             # A reader this far behind gets a fresh start when it reconnects.
             log.info("closing a connection whose outbox is full")
@@ -55,13 +57,40 @@ class Connection:
         if data is None:
             self.closed = True
         if self.draining is None:
-            self.draining = asyncio.create_task(self._drain())
+            self.draining = asyncio.create_task(self._drain(None))
+
+    def _send_now(self, data: str) -> bool:
+        """Hand a message to the server at once, without a task: its send completes without
+        waiting whenever the socket is writable, which is nearly always. When it must wait,
+        a drain task finishes it (and whatever queues behind it). True: nothing left to do."""
+        step = self.asgi_send({"type": "websocket.send", "text": data})
+        try:
+            waiting = step.send(None)
+        except StopIteration:
+            return True
+        except Exception:  # the peer went away; the reader side cleans up
+            self.closed = True
+            return True
+        self.draining = asyncio.create_task(self._drain((step, waiting)))
+        return True
 
     def close(self) -> None:
         self.send_raw(None)
 
-    async def _drain(self) -> None:
+    async def _drain(self, started: tuple[Any, Any] | None) -> None:
         try:
+            if started is not None:  # finish the send that had to wait
+                step, waiting = started
+                while True:
+                    if waiting is None:  # a bare yield: give the loop one turn
+                        await asyncio.sleep(0)
+                    else:
+                        waiting._asyncio_future_blocking = False
+                        await waiting
+                    try:
+                        waiting = step.send(None)
+                    except StopIteration:
+                        break
             while self.pending:
                 data = self.pending.popleft()
                 if data is None:
