@@ -40,69 +40,12 @@ import websockets
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from tests.support.server import ServerProcess as Server  # noqa: E402
+
 NAMES = ("Ada", "Bob", "Cy", "Di", "Ed", "Flo")
 
 
 # -- servers ------------------------------------------------------------------------------------
-
-def free_port() -> int:
-    import socket
-
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-class Server:
-    def __init__(self, db_url: str, engines: str, core: int | None, log: Path) -> None:
-        self.port = free_port()
-        env = {**os.environ, "DATABASE_URL": db_url, "PARLOUR_ENGINES": engines, "PYTHONUNBUFFERED": "1"}
-        cmd = [sys.executable, "-m", "app.cli", "serve", "--host", "127.0.0.1", "--port", str(self.port),
-               "--no-access-log", "--log-level", "warning"]
-        if core is not None and shutil.which("taskset"):
-            cmd = ["taskset", "-c", str(core), *cmd]
-        self.log = log
-        self.proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=open(log, "ab"),  # noqa: SIM115
-                                     stderr=subprocess.STDOUT)
-        deadline = time.monotonic() + 60
-        while True:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"server exited: {log.read_text()[-3000:]}")
-            try:
-                if httpx.get(f"{self.base}/healthz", timeout=1).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            if time.monotonic() > deadline:
-                raise RuntimeError("server did not start")
-            time.sleep(0.1)
-
-    @property
-    def base(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    def cpu_seconds(self) -> float:
-        pid = self._pid()
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-    def rss_mb(self) -> float:
-        for line in Path(f"/proc/{self._pid()}/status").read_text().splitlines():
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) / 1024
-        return 0.0
-
-    def _pid(self) -> int:
-        # under taskset the server is the exec'd process itself
-        return self.proc.pid
-
-    def stop(self) -> None:
-        self.proc.terminate()
-        try:
-            self.proc.wait(10)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-
 
 class Postgres:
     """A private PostgreSQL server, started as the test command starts it."""
@@ -456,7 +399,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
             db_url = f"sqlite+aiosqlite:///{tmp / 'bench.db'}"
         engines = a.engines or os.environ.get("PARLOUR_ENGINES") or ""
         for i in range(a.processes):
-            servers.append(Server(db_url, engines, None if a.no_pin else 0, tmp / f"server{i}.log"))
+            servers.append(Server(db_url, tmp / f"server{i}.log", engines=engines,
+                                  core=None if a.no_pin else 0, quiet=True).start())
         result = run_node_client(a, servers) if a.client == "node" else asyncio.run(Bench(a, servers).run())
     finally:
         for s in servers:

@@ -48,16 +48,7 @@ def check_invariants(state: R.State) -> None:
 
 
 def random_game(seats: int, seed: int, check: bool = True) -> R.State:
-    rnd = random.Random(seed)
-    state = ENGINE.new_game(seats, seed, {})
-    while state.phase != R.OVER:
-        awaited = sorted(ENGINE.to_act(state))
-        seat = awaited[rnd.randrange(len(awaited))]
-        moves = ENGINE.legal_moves(state, seat)
-        ENGINE.play(state, seat, moves[rnd.randrange(len(moves))])
-        if check:
-            check_invariants(state)
-    return state
+    return bot_game(seats, seed, [None] * seats, check=check)
 
 
 # ----------------------------------------------------------------------------------- greedy bot
@@ -124,7 +115,8 @@ class Greedy:
         return best_moves[0]
 
 
-def bot_game(seats: int, seed: int, bots: list[Any]) -> R.State:
+def bot_game(seats: int, seed: int, bots: list[Any], check: bool = False) -> R.State:
+    """A seeded game; a seat whose bot is None plays uniformly random legal moves."""
     rnd = random.Random(seed)
     state = ENGINE.new_game(seats, seed, {})
     while state.phase != R.OVER:
@@ -134,6 +126,8 @@ def bot_game(seats: int, seed: int, bots: list[Any]) -> R.State:
         bot = bots[seat]
         move = moves[rnd.randrange(len(moves))] if bot is None else bot.choose(state, seat, moves)
         ENGINE.play(state, seat, move)
+        if check:
+            check_invariants(state)
     return state
 
 

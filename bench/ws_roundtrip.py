@@ -25,7 +25,7 @@ import websockets
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from tests.conftest import ServerProcess  # noqa: E402
+from tests.support.server import ServerProcess  # noqa: E402
 
 
 def pct(values: list[float], p: float) -> float:

@@ -5,22 +5,17 @@ from __future__ import annotations
 
 import os
 import shutil
-import socket
-import subprocess
-import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 from sqlalchemy import create_engine, text
 
 from app.config import Settings, sync_url
+from tests.support.server import TALLY, ServerProcess
 
 ROOT = Path(__file__).resolve().parent.parent
-TALLY = "tests.support.tinygame:ENGINE"
 ARTIFACTS = ROOT / "artifacts"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
@@ -92,65 +87,6 @@ def client(db_url: str) -> Iterator[Any]:
 
     with TestClient(create_app(make_settings(db_url)), base_url="http://testserver") as c:
         yield c
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-class ServerProcess:
-    """A real `parlour serve` in its own process, on loopback."""
-
-    def __init__(self, url: str, log_path: Path, port: int | None = None,
-                 engines: str = TALLY, extra_env: dict[str, str] | None = None) -> None:
-        self.db_url = url
-        self.port = port or free_port()
-        self.log_path = log_path
-        self.engines = engines
-        self.extra_env = extra_env or {}
-        self.proc: subprocess.Popen[bytes] | None = None
-
-    @property
-    def base(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    def start(self) -> ServerProcess:
-        env = {**os.environ, "DATABASE_URL": self.db_url, "PARLOUR_ENGINES": self.engines,
-               "PYTHONUNBUFFERED": "1", **self.extra_env}
-        env.pop("PUBLIC_URL", None)
-        log = open(self.log_path, "ab")  # noqa: SIM115 -- handed to the child process
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "app.cli", "serve", "--host", "127.0.0.1", "--port", str(self.port)],
-            cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"server exited: {self.log_path.read_text()[-2000:]}")
-            try:
-                if httpx.get(f"{self.base}/healthz", timeout=1).status_code == 200:
-                    return self
-            except httpx.HTTPError:
-                time.sleep(0.1)
-        raise RuntimeError("server did not start in 30 s")
-
-    def kill(self) -> None:
-        if self.proc and self.proc.poll() is None:
-            self.proc.kill()
-            self.proc.wait(10)
-
-    def stop(self) -> None:
-        if self.proc and self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(10)
-
-    def log_text(self) -> str:
-        return self.log_path.read_text(errors="replace")
 
 
 @pytest.fixture
