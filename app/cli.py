@@ -20,8 +20,9 @@ def serve(args: argparse.Namespace) -> int:
     # Migrating in a child process keeps Alembic's machinery out of the long-lived server.
     subprocess.run([sys.executable, "-m", "app.cli", "migrate"], check=True)
     uvicorn.run(create_app(settings), host=args.host or settings.host, port=args.port or settings.port,
-                proxy_headers=True, ws_max_size=1024 * 1024, ws_per_message_deflate=False, log_level=args.log_level,
-                access_log=not args.no_access_log)
+                proxy_headers=True, ws="app.websocket_protocol:LeanWebSocketProtocol", ws_max_size=1024 * 1024,
+                ws_ping_interval=settings.keepalive_seconds or None, ws_per_message_deflate=False,
+                log_level=args.log_level, access_log=not args.no_access_log)
     return 0
 
 

@@ -23,6 +23,8 @@ class Settings:
                   (default: taken from each request).
     PARLOUR_ENGINES  comma-separated "module:ENGINE" paths of the games to host (default: all).
     SNAPSHOT_EVERY   store an engine snapshot every N moves.
+    KEEPALIVE_SECONDS  how often `parlour serve` pings an open websocket; a peer that has not
+                  answered by the next ping is dropped (0: never ping).
     """
 
     database_url: str = field(default_factory=lambda: os.environ.get(
@@ -32,6 +34,7 @@ class Settings:
     public_url: str | None = field(default_factory=lambda: os.environ.get("PUBLIC_URL") or None)
     engines: tuple[str, ...] = field(default_factory=_default_engines)
     snapshot_every: int = field(default_factory=lambda: int(os.environ.get("SNAPSHOT_EVERY", "50")))
+    keepalive_seconds: float = field(default_factory=lambda: float(os.environ.get("KEEPALIVE_SECONDS", "20")))
     max_frame_bytes: int = 64 * 1024
     chat_max_chars: int = 500
     failed_lookups_per_minute: int = 10

@@ -1,0 +1,403 @@
+"""The server's websocket side: a lean uvicorn protocol built on the websockets library's
+sans-I/O core.
+
+A table keeps its four sockets open for hours, so what one idle socket costs decides how many
+tables a small machine carries. uvicorn's own protocols keep, per socket, an asyncio.Queue, two
+asyncio.Events, the handshake's request and response with their header maps, and a plain
+instance dictionary: about 21 KB of Python objects. This one keeps the same ASGI behaviour
+with a slotted object, a list and at most one future for the inbox, a future for
+back-pressure only while the socket is paused, and no handshake objects once the socket is
+open. The websockets library still does all the protocol work (handshake checks, framing,
+masking, size limits, the closing handshake).
+
+Used by ``parlour serve`` through uvicorn's ``ws`` setting; the application stays a plain ASGI
+application that any server (or Starlette's test client) can run.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+from http import HTTPStatus
+from typing import Any, cast
+from urllib.parse import unquote
+
+from uvicorn.config import Config
+from uvicorn.protocols.utils import ClientDisconnected, get_local_addr, get_remote_addr, is_ssl
+from uvicorn.server import ServerState
+from websockets.exceptions import InvalidState
+from websockets.frames import Frame, Opcode
+from websockets.http11 import Request, Response
+from websockets.server import ServerProtocol
+
+log = logging.getLogger("uvicorn.error")
+CLOSE_TIMEOUT = 10.0  # seconds to wait for the peer's answer to our close frame
+
+
+class LeanWebSocketProtocol(asyncio.Protocol):
+    __slots__ = (
+        "app",
+        "app_state",
+        "close_sent",
+        "close_timer",
+        "config",
+        "conn",
+        "connections",
+        "default_headers",
+        "disconnected",
+        "fragments",
+        "fragments_text",
+        "handshake_complete",
+        "inbox",
+        "loop",
+        "ping_payload",
+        "ping_timer",
+        "read_paused",
+        "response",
+        "scope",
+        "tasks",
+        "transport",
+        "waiter",
+        "write_paused",
+        "write_waiter",
+    )
+
+    def __init__(self, config: Config, server_state: ServerState, app_state: dict[str, Any],
+                 _loop: asyncio.AbstractEventLoop | None = None) -> None:
+        if not config.loaded:
+            config.load()
+        self.config = config
+        self.app = config.loaded_app
+        self.loop = _loop or asyncio.get_event_loop()
+        self.app_state = app_state
+        self.connections = server_state.connections
+        self.tasks = server_state.tasks
+        self.default_headers = server_state.default_headers
+        self.transport: asyncio.Transport = None  # type: ignore[assignment]
+        self.conn = ServerProtocol(max_size=config.ws_max_size, logger=log)
+        self.scope: dict[str, Any] | None = None
+        self.response: Response | None = None  # the 101 answer, until the application accepts
+        self.inbox: list[dict[str, Any]] = []
+        self.waiter: asyncio.Future[None] | None = None  # the application awaiting receive()
+        self.read_paused = False
+        self.write_waiter: asyncio.Future[None] | None = None  # a send() awaiting a drained socket
+        self.write_paused = False
+        self.handshake_complete = False
+        self.close_sent = False
+        self.disconnected = False
+        self.close_timer: asyncio.TimerHandle | None = None
+        self.ping_timer: asyncio.TimerHandle | None = None
+        self.ping_payload: bytes | None = None  # the keepalive ping awaiting its pong
+        self.fragments: list[bytes] | None = None  # a message arriving in several frames
+        self.fragments_text = False
+
+    # -- the transport's calls ------------------------------------------------------------------
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        self.connections.add(self)
+        self.transport = cast(asyncio.Transport, transport)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.connections.discard(self)
+        self._stop_timers()
+        if not self.disconnected:
+            self._deliver({"type": "websocket.disconnect", "code": 1005 if self.handshake_complete else 1006})
+        self.disconnected = True
+        self.handshake_complete = True
+        self._wake_writer()  # a transport lost while paused never resumes writing
+
+    def eof_received(self) -> None:
+        pass
+
+    def pause_writing(self) -> None:
+        self.write_paused = True
+
+    def resume_writing(self) -> None:
+        self.write_paused = False
+        self._wake_writer()
+
+    def data_received(self, data: bytes) -> None:
+        conn = self.conn
+        conn.receive_data(data)
+        for event in conn.events_received():
+            if isinstance(event, Request):
+                self._handshake(event)
+            elif isinstance(event, Frame):
+                self._frame(event)
+        if conn.parser_exc is not None:
+            self._failed()
+        else:
+            self._flush()
+
+    # -- uvicorn's shutdown ---------------------------------------------------------------------
+
+    def shutdown(self) -> None:
+        self._stop_timers()
+        if self.close_sent:
+            self.transport.close()
+            return
+        if self.handshake_complete:
+            self._deliver({"type": "websocket.disconnect", "code": 1012})
+            self.conn.send_close(1012)
+        else:
+            self.conn.send_response(self.conn.reject(HTTPStatus.INTERNAL_SERVER_ERROR, ""))
+        self._flush()
+        self.close_sent = True
+        self.transport.close()
+
+    # -- what arrives -----------------------------------------------------------------------------
+
+    def _handshake(self, request: Request) -> None:
+        response = self.conn.accept(request)
+        if response.status_code != 101:  # not a valid websocket request
+            self.handshake_complete = self.close_sent = True
+            self.conn.send_response(response)
+            self._flush()
+            self.transport.close()
+            return
+        self.response = response
+        raw_path, _, query = request.path.partition("?")
+        root = self.config.root_path
+        subprotocols = [p.strip() for h in request.headers.get_all("Sec-WebSocket-Protocol") for p in h.split(",")]
+        self.scope = {
+            "type": "websocket",
+            "asgi": {"version": self.config.asgi_version, "spec_version": "2.4"},
+            "http_version": "1.1",
+            "scheme": "wss" if is_ssl(self.transport) else "ws",
+            "server": get_local_addr(self.transport),
+            "client": get_remote_addr(self.transport),
+            "root_path": root,
+            "path": root + unquote(raw_path),
+            "raw_path": (root + raw_path).encode("ascii"),
+            "query_string": query.encode("ascii"),
+            "headers": [(k.lower().encode("ascii"), v.encode("latin-1")) for k, v in request.headers.raw_items()],
+            "subprotocols": subprotocols,
+            "state": self.app_state.copy(),
+        }
+        # The library's parser keeps the request for the socket's lifetime; its headers now
+        # live in the scope, so drop the copies.
+        request.headers.clear()
+        self._deliver({"type": "websocket.connect"})
+        task = self.loop.create_task(self._run_app())
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+
+    def _frame(self, frame: Frame) -> None:
+        opcode = frame.opcode
+        if opcode is Opcode.TEXT or opcode is Opcode.BINARY:
+            if frame.fin:
+                self._message(frame.data, opcode is Opcode.TEXT)
+            else:
+                self.fragments = [bytes(frame.data)]
+                self.fragments_text = opcode is Opcode.TEXT
+        elif opcode is Opcode.CONT:
+            if self.fragments is not None:
+                self.fragments.append(bytes(frame.data))
+                if frame.fin:
+                    data, self.fragments = b"".join(self.fragments), None
+                    self._message(data, self.fragments_text)
+        elif opcode is Opcode.PONG:
+            if self.ping_payload is not None and bytes(frame.data) == self.ping_payload:
+                self.ping_payload = None
+        elif opcode is Opcode.CLOSE:
+            if self.close_sent:  # the peer answered our close: done
+                self.transport.close()
+                return
+            close = self.conn.close_rcvd
+            self._deliver({"type": "websocket.disconnect", "code": close.code if close else 1005,
+                           "reason": close.reason if close else ""})
+            self.close_sent = True  # the library has queued its answer
+            self._flush()
+            self.transport.close()
+        # PING: the library has queued the pong; the caller flushes it
+
+    def _message(self, data: bytes | bytearray | memoryview, text: bool) -> None:
+        if self.close_sent:
+            return  # the application is past websocket.close
+        if text:
+            try:
+                self._deliver({"type": "websocket.receive", "text": bytes(data).decode()})
+            except UnicodeDecodeError:
+                self.conn.fail(1007, "invalid UTF-8")
+                self._failed()
+                return
+        else:
+            self._deliver({"type": "websocket.receive", "bytes": bytes(data)})
+        if not self.read_paused:  # back-pressure: read on once the application has taken it
+            self.read_paused = True
+            self.transport.pause_reading()
+
+    def _failed(self) -> None:
+        """The peer broke the protocol (or a limit); the library has queued the close frame."""
+        sent = self.conn.close_sent
+        if not self.disconnected:
+            self._deliver({"type": "websocket.disconnect", "code": sent.code if sent else 1006,
+                           "reason": sent.reason if sent else ""})
+        self.close_sent = True
+        self._flush()
+        self.transport.close()
+
+    def _deliver(self, message: dict[str, Any]) -> None:
+        if message["type"] == "websocket.disconnect":
+            if self.disconnected:
+                return
+            self.disconnected = True
+        self.inbox.append(message)
+        waiter = self.waiter
+        if waiter is not None and not waiter.done():
+            waiter.set_result(None)
+
+    # -- the application's side -----------------------------------------------------------------
+
+    async def _run_app(self) -> None:
+        try:
+            result = await self.app(self.scope, self.receive, self.send)
+        except ClientDisconnected:
+            pass
+        except BaseException:
+            log.exception("Exception in ASGI application\n")
+            self._refuse(HTTPStatus.INTERNAL_SERVER_ERROR)
+        else:
+            if not self.handshake_complete:
+                log.error("ASGI callable returned without completing handshake.")
+                self._refuse(HTTPStatus.INTERNAL_SERVER_ERROR)
+            elif result is not None:
+                log.error("ASGI callable should return None, but returned '%s'.", result)
+        self.scope = None
+        if self.close_timer is None:
+            self.transport.close()
+
+    async def receive(self) -> dict[str, Any]:
+        while not self.inbox:
+            self.waiter = self.loop.create_future()
+            try:
+                await self.waiter
+            finally:
+                self.waiter = None
+        message = self.inbox.pop(0)
+        if self.read_paused and not self.inbox and not self.close_sent:
+            self.read_paused = False
+            self.transport.resume_reading()
+        return message
+
+    async def send(self, message: dict[str, Any]) -> None:
+        if self.write_paused and not self.disconnected:
+            self.write_waiter = self.loop.create_future()
+            try:
+                await self.write_waiter
+            finally:
+                self.write_waiter = None
+        if self.disconnected and self.handshake_complete and not self.close_sent:
+            raise ClientDisconnected()
+        kind = message["type"]
+        if not self.handshake_complete:
+            if kind == "websocket.accept":
+                self._accept(message)
+            elif kind == "websocket.close":
+                self._deliver({"type": "websocket.disconnect", "code": 1006})
+                self._refuse(HTTPStatus.FORBIDDEN)
+            else:
+                raise RuntimeError(f"Expected ASGI message 'websocket.accept' or 'websocket.close', but got {kind!r}.")
+        elif self.close_sent or self.disconnected:
+            if kind == "websocket.send" or kind == "websocket.close":
+                raise ClientDisconnected()
+            raise RuntimeError(f"Unexpected ASGI message {kind!r} after sending 'websocket.close'.")
+        elif kind == "websocket.send":
+            try:
+                text = message.get("text")
+                if text is not None:
+                    self.conn.send_text(text.encode())
+                else:
+                    self.conn.send_binary(message.get("bytes") or b"")
+            except InvalidState as exc:
+                raise ClientDisconnected() from exc
+            self._flush()
+        elif kind == "websocket.close":
+            code = message.get("code", 1000)
+            self._deliver({"type": "websocket.disconnect", "code": code, "reason": message.get("reason") or ""})
+            try:
+                self.conn.send_close(code, message.get("reason") or "")
+            except InvalidState as exc:
+                raise ClientDisconnected() from exc
+            self._flush()
+            self.close_sent = True
+            self._stop_timers()
+            if self.read_paused:  # read on, to receive the peer's answer
+                self.read_paused = False
+                self.transport.resume_reading()
+            self.close_timer = self.loop.call_later(CLOSE_TIMEOUT, self.transport.close)
+        else:
+            raise RuntimeError(f"Expected ASGI message 'websocket.send' or 'websocket.close', but got {kind!r}.")
+
+    def _accept(self, message: dict[str, Any]) -> None:
+        response = self.response
+        assert response is not None and self.scope is not None
+        self.response = None
+        log.info('%s - "WebSocket %s" [accepted]', _client(self.scope), self.scope["path"])
+        del response.headers["Date"]
+        for name, value in [*self.default_headers, *message.get("headers", ())]:
+            response.headers[name.decode("latin-1")] = value.decode("latin-1")
+        if message.get("subprotocol"):
+            response.headers["Sec-WebSocket-Protocol"] = message["subprotocol"]
+        if self.transport.is_closing():
+            return
+        self.handshake_complete = True
+        self.conn.send_response(response)
+        self._flush()
+        self._schedule_ping()
+
+    def _refuse(self, status: HTTPStatus) -> None:
+        """Answer the handshake with an HTTP error (the application closed before accepting)."""
+        if self.handshake_complete:
+            return
+        self.response = None
+        if self.scope is not None and status is HTTPStatus.FORBIDDEN:
+            log.info('%s - "WebSocket %s" 403', _client(self.scope), self.scope["path"])
+        self.conn.send_response(self.conn.reject(status, ""))
+        self._flush()
+        self.handshake_complete = self.close_sent = True
+        self.transport.close()
+
+    # -- helpers --------------------------------------------------------------------------------
+
+    def _flush(self) -> None:
+        data = self.conn.data_to_send()
+        if data and not self.transport.is_closing():
+            self.transport.write(b"".join(data))
+
+    def _wake_writer(self) -> None:
+        waiter = self.write_waiter
+        if waiter is not None and not waiter.done():
+            waiter.set_result(None)
+
+    def _schedule_ping(self) -> None:
+        interval = self.config.ws_ping_interval
+        if interval:
+            self.ping_timer = self.loop.call_later(interval, self._ping)
+
+    def _ping(self) -> None:
+        """Every interval a ping; a peer that has not answered the previous one by then is gone.
+        One timer per socket serves both, so the timeout is the interval."""
+        self.ping_timer = None
+        if self.close_sent or self.transport.is_closing():
+            return
+        if self.ping_payload is not None:
+            self.conn.fail(1011, "keepalive ping timeout")
+            self._failed()
+            return
+        self.ping_payload = os.urandom(4)
+        self.conn.send_ping(self.ping_payload)
+        self._flush()
+        self._schedule_ping()
+
+    def _stop_timers(self) -> None:
+        for timer in (self.ping_timer, self.close_timer):
+            if timer is not None:
+                timer.cancel()
+        self.ping_timer = self.close_timer = None
+
+
+def _client(scope: dict[str, Any]) -> str:
+    client = scope.get("client")
+    return f"{client[0]}:{client[1]}" if client else ""

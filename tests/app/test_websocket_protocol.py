@@ -1,0 +1,266 @@
+"""The server's own websocket protocol (app/websocket_protocol.py) under a real uvicorn, with
+real websocket clients: the ASGI behaviour an application relies on, and the protocol's
+duties (keepalive, limits, the closing handshake, back-pressure)."""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import pytest
+import uvicorn
+from websockets.exceptions import ConnectionClosed, ConnectionClosedOK, InvalidStatus
+from websockets.sync.client import connect
+
+from app.websocket_protocol import LeanWebSocketProtocol
+from tests.support.play import started_table
+from tests.support.server import free_port
+
+FLOOD_MESSAGES = 400
+FLOOD_SIZE = 32 * 1024
+
+
+class Probe:
+    """A small ASGI application: each path exercises one part of the protocol."""
+
+    def __init__(self) -> None:
+        self.disconnects: list[dict[str, Any]] = []
+        self.longest_send = 0.0
+        self.paths: list[str] = []
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        assert scope["type"] == "websocket"
+        path = scope["path"]
+        self.paths.append(path)
+        assert (await receive())["type"] == "websocket.connect"
+        if path == "/refuse":
+            await send({"type": "websocket.close", "code": 4403})
+            return
+        if path == "/crash":
+            raise RuntimeError("the application failed before accepting")
+        subprotocol = "parlour.v1" if "parlour.v1" in scope["subprotocols"] else None
+        await send({"type": "websocket.accept", "subprotocol": subprotocol})
+        if path == "/close":
+            await send({"type": "websocket.close", "code": 4000, "reason": "bye"})
+            return
+        if path == "/flood":
+            for i in range(FLOOD_MESSAGES):
+                started = time.monotonic()
+                await send({"type": "websocket.send", "text": f"{i:06d}" + "x" * FLOOD_SIZE})
+                self.longest_send = max(self.longest_send, time.monotonic() - started)
+            await send({"type": "websocket.close", "code": 1000})
+            return
+        if path == "/scope":
+            headers = {k.decode(): v.decode() for k, v in scope["headers"]}
+            await send({"type": "websocket.send", "text": f"{scope['query_string'].decode()}|{headers['x-probe']}"})
+        while True:  # echo
+            message = await receive()
+            if message["type"] == "websocket.disconnect":
+                self.disconnects.append(message)
+                return
+            if message.get("text") is not None:
+                await send({"type": "websocket.send", "text": message["text"]})
+            else:
+                await send({"type": "websocket.send", "bytes": message["bytes"]})
+
+
+def run_probe(ping_interval: float | None) -> Iterator[tuple[str, Probe]]:
+    probe = Probe()
+    port = free_port()
+    config = uvicorn.Config(probe, host="127.0.0.1", port=port, ws=LeanWebSocketProtocol, ws_max_size=64 * 1024,
+                            ws_ping_interval=ping_interval, lifespan="off", log_level="critical")
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 10
+    while not server.started:
+        assert time.monotonic() < deadline, "the probe server did not start"
+        time.sleep(0.02)
+    yield f"ws://127.0.0.1:{port}", probe
+    server.should_exit = True
+    thread.join(10)
+
+
+@pytest.fixture(scope="module")
+def probe_server() -> Iterator[tuple[str, Probe]]:
+    yield from run_probe(ping_interval=0.5)
+
+
+@pytest.fixture(scope="module")
+def unpinged_probe_server() -> Iterator[tuple[str, Probe]]:
+    """No keepalive: a reader stalled on purpose must not be dropped as dead."""
+    yield from run_probe(ping_interval=None)
+
+
+def raw_handshake(url: str, path: str, key: bool = True) -> socket.socket:
+    host, port = url.removeprefix("ws://").split(":")
+    sock = socket.create_connection((host, int(port)), timeout=5)
+    lines = [f"GET {path} HTTP/1.1", f"Host: {host}:{port}", "Upgrade: websocket", "Connection: Upgrade",
+             "Sec-WebSocket-Version: 13"]
+    if key:
+        lines.append("Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==")
+    sock.sendall(("\r\n".join(lines) + "\r\n\r\n").encode())
+    return sock
+
+
+def read_until_eof(sock: socket.socket, timeout: float) -> bytes:
+    sock.settimeout(timeout)
+    data = b""
+    while chunk := sock.recv(65536):
+        data += chunk
+    return data
+
+
+def test_text_and_binary_messages_echo_in_order(probe_server):
+    url, _ = probe_server
+    with connect(f"{url}/echo") as ws:
+        for i in range(50):
+            ws.send(f"message {i}")
+        assert [ws.recv(timeout=5) for _ in range(50)] == [f"message {i}" for i in range(50)]
+        ws.send(b"\x00\x01binary")
+        assert ws.recv(timeout=5) == b"\x00\x01binary"
+
+
+def test_a_message_sent_in_fragments_arrives_whole(probe_server):
+    url, _ = probe_server
+    with connect(f"{url}/echo") as ws:
+        ws.send(iter(['{"type":', ' "ping"', "}"]))
+        assert ws.recv(timeout=5) == '{"type": "ping"}'
+
+
+def test_the_scope_carries_path_query_and_headers(probe_server):
+    url, _ = probe_server
+    with connect(f"{url}/scope?seat=2", additional_headers={"X-Probe": "looked at"}) as ws:
+        assert ws.recv(timeout=5) == "seat=2|looked at"
+
+
+def test_the_chosen_subprotocol_is_announced(probe_server):
+    url, _ = probe_server
+    with connect(f"{url}/echo", subprotocols=["parlour.v1"]) as ws:
+        assert ws.subprotocol == "parlour.v1"
+
+
+def test_a_ping_from_the_client_is_answered(probe_server):
+    url, _ = probe_server
+    with connect(f"{url}/echo") as ws:
+        assert ws.ping(b"are you there").wait(5)
+
+
+def test_the_clients_close_code_reaches_the_application(probe_server):
+    url, probe = probe_server
+    with connect(f"{url}/echo") as ws:
+        ws.send("hello")
+        ws.recv(timeout=5)
+        ws.close(code=4001, reason="leaving")
+    deadline = time.monotonic() + 5
+    while not any(d["code"] == 4001 for d in probe.disconnects):
+        assert time.monotonic() < deadline, probe.disconnects
+        time.sleep(0.02)
+    assert {"type": "websocket.disconnect", "code": 4001, "reason": "leaving"} in probe.disconnects
+
+
+def test_the_applications_close_code_reaches_the_client(probe_server):
+    url, _ = probe_server
+    with connect(f"{url}/close") as ws, pytest.raises(ConnectionClosed) as closed:
+        ws.recv(timeout=5)
+    assert closed.value.rcvd is not None and (closed.value.rcvd.code, closed.value.rcvd.reason) == (4000, "bye")
+
+
+def test_closing_before_accepting_refuses_the_handshake_with_403(probe_server):
+    url, _ = probe_server
+    with pytest.raises(InvalidStatus) as refused:
+        connect(f"{url}/refuse")
+    assert refused.value.response.status_code == 403
+
+
+def test_an_application_failing_before_accepting_answers_500(probe_server):
+    url, _ = probe_server
+    with pytest.raises(InvalidStatus) as refused:
+        connect(f"{url}/crash")
+    assert refused.value.response.status_code == 500
+
+
+def test_a_handshake_without_a_key_is_answered_400(probe_server):
+    url, _ = probe_server
+    with raw_handshake(url, "/echo", key=False) as sock:
+        assert read_until_eof(sock, 5).startswith(b"HTTP/1.1 400")
+
+
+def test_a_message_over_the_size_limit_closes_with_1009(probe_server):
+    url, _ = probe_server
+    with connect(f"{url}/echo", max_size=None) as ws:
+        ws.send("x" * (64 * 1024 + 1))
+        with pytest.raises(ConnectionClosed) as closed:
+            ws.recv(timeout=5)
+    assert closed.value.rcvd is not None and closed.value.rcvd.code == 1009
+
+
+def test_invalid_utf8_in_a_text_message_closes_with_1007(probe_server):
+    url, _ = probe_server
+    with connect(f"{url}/echo") as ws:
+        ws.send(b"\xff\xfe", text=True)
+        with pytest.raises(ConnectionClosed) as closed:
+            ws.recv(timeout=5)
+    assert closed.value.rcvd is not None and closed.value.rcvd.code == 1007
+
+
+def test_a_peer_that_stops_answering_pings_is_dropped_with_1011(probe_server):
+    url, _ = probe_server
+    with raw_handshake(url, "/echo") as sock:
+        started = time.monotonic()
+        data = read_until_eof(sock, 5)  # never answers the server's pings
+        elapsed = time.monotonic() - started
+    assert data.startswith(b"HTTP/1.1 101")
+    assert b"\x89\x04" in data  # the server's ping: FIN + opcode 9, 4-byte payload
+    assert b"\x88" in data and b"\x03\xf3" in data  # a close frame with code 1011
+    assert 0.8 <= elapsed < 3  # two intervals of 0.5 s, not the first
+
+
+def test_a_peer_that_answers_pings_stays_connected(probe_server):
+    url, _ = probe_server
+    with connect(f"{url}/echo") as ws:  # the client answers pings by itself
+        time.sleep(1.6)
+        ws.send("still here")
+        assert ws.recv(timeout=5) == "still here"
+
+
+def test_a_reader_that_falls_behind_holds_up_only_its_own_sender(unpinged_probe_server):
+    """Back-pressure: the application's send waits while the socket is full; nothing is lost."""
+    url, probe = unpinged_probe_server
+    with connect(f"{url}/flood", max_size=None) as ws:
+        time.sleep(1.0)  # not reading: kernel buffers fill, then the transport pauses
+        received = []
+        with pytest.raises(ConnectionClosedOK):
+            while True:
+                received.append(ws.recv(timeout=10))
+    assert len(received) == FLOOD_MESSAGES
+    assert [int(m[:6]) for m in received] == list(range(FLOOD_MESSAGES))
+    assert probe.longest_send > 0.3  # a send really waited for the slow reader
+
+
+def test_parlour_serve_drops_a_silent_seat_and_shows_it_away(sqlite_url, server_factory):
+    """The real server: a seat whose connection died without a close is shown as not connected."""
+    server = server_factory(sqlite_url, extra_env={"KEEPALIVE_SECONDS": "0.5"})
+    with httpx.Client(base_url=server.base) as c:
+        t = started_table(c, ("Ada", "Bob"))
+        with raw_handshake(f"ws://127.0.0.1:{server.port}", f"/ws/seats/{t['by_seat'][0]}") as sock:
+            sock.settimeout(5)
+            assert sock.recv(65536).startswith(b"HTTP/1.1 101")
+
+            def seat0_connected() -> bool:
+                players = c.get(f"/api/tables/{t['code']}").json()["players"]
+                return next(p["connected"] for p in players if p["seat"] == 0)
+
+            deadline = time.monotonic() + 5
+            while not seat0_connected():
+                assert time.monotonic() < deadline, "the seat never showed as connected"
+                time.sleep(0.05)
+            read_until_eof(sock, 5)
+            deadline = time.monotonic() + 5
+            while seat0_connected():
+                assert time.monotonic() < deadline, "the silent seat still shows as connected"
+                time.sleep(0.05)
