@@ -62,7 +62,10 @@ def origin_allowed(scope: Scope, parlour: Parlour) -> bool:
 
 
 async def refuse(receive: Receive, send: Send, code: int, reason: str) -> None:
+    """Accept, then close with the reason: a browser is never told why a handshake failed
+    (it sees 1006 and would retry forever), but it is told a close code."""
     await receive()  # websocket.connect
+    await send({"type": "websocket.accept"})
     await send({"type": "websocket.close", "code": code, "reason": reason})
 
 

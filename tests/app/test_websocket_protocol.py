@@ -4,6 +4,7 @@ duties (keepalive, limits, the closing handshake, back-pressure)."""
 
 from __future__ import annotations
 
+import contextlib
 import socket
 import threading
 import time
@@ -68,7 +69,8 @@ class Probe:
                 await send({"type": "websocket.send", "bytes": message["bytes"]})
 
 
-def run_probe(ping_interval: float | None) -> Iterator[tuple[str, Probe]]:
+@contextlib.contextmanager
+def running_probe(ping_interval: float | None) -> Iterator[tuple[str, Probe, uvicorn.Server]]:
     probe = Probe()
     port = free_port()
     config = uvicorn.Config(probe, host="127.0.0.1", port=port, ws=LeanWebSocketProtocol, ws_max_size=64 * 1024,
@@ -80,20 +82,24 @@ def run_probe(ping_interval: float | None) -> Iterator[tuple[str, Probe]]:
     while not server.started:
         assert time.monotonic() < deadline, "the probe server did not start"
         time.sleep(0.02)
-    yield f"ws://127.0.0.1:{port}", probe
-    server.should_exit = True
-    thread.join(10)
+    try:
+        yield f"ws://127.0.0.1:{port}", probe, server
+    finally:
+        server.should_exit = True
+        thread.join(10)
 
 
 @pytest.fixture(scope="module")
 def probe_server() -> Iterator[tuple[str, Probe]]:
-    yield from run_probe(ping_interval=0.5)
+    with running_probe(ping_interval=0.5) as (url, probe, _):
+        yield url, probe
 
 
 @pytest.fixture(scope="module")
 def unpinged_probe_server() -> Iterator[tuple[str, Probe]]:
     """No keepalive: a reader stalled on purpose must not be dropped as dead."""
-    yield from run_probe(ping_interval=None)
+    with running_probe(ping_interval=None) as (url, probe, _):
+        yield url, probe
 
 
 def raw_handshake(url: str, path: str, key: bool = True) -> socket.socket:
@@ -242,6 +248,22 @@ def test_a_reader_that_falls_behind_holds_up_only_its_own_sender(unpinged_probe_
     assert probe.longest_send > 0.3  # a send really waited for the slow reader
 
 
+def test_a_server_shutting_down_closes_open_sockets_with_1012():
+    """1012 (service restart) tells the browser to come back quietly, not that it was refused."""
+    with running_probe(ping_interval=None) as (url, probe, server), connect(f"{url}/echo") as ws:
+        ws.send("hello")
+        assert ws.recv(timeout=5) == "hello"
+        server.should_exit = True
+        with pytest.raises(ConnectionClosed) as closed:
+            ws.recv(timeout=5)
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 1012
+        deadline = time.monotonic() + 5
+        while not probe.disconnects:
+            assert time.monotonic() < deadline, "the application never heard of the shutdown"
+            time.sleep(0.02)
+        assert probe.disconnects[0]["code"] == 1012
+
+
 def test_parlour_serve_drops_a_silent_seat_and_shows_it_away(sqlite_url, server_factory):
     """The real server: a seat whose connection died without a close is shown as not connected."""
     server = server_factory(sqlite_url, extra_env={"KEEPALIVE_SECONDS": "0.5"})
@@ -264,3 +286,15 @@ def test_parlour_serve_drops_a_silent_seat_and_shows_it_away(sqlite_url, server_
             while seat0_connected():
                 assert time.monotonic() < deadline, "the silent seat still shows as connected"
                 time.sleep(0.05)
+
+
+def test_parlour_serve_tells_the_browser_why_a_socket_is_refused(sqlite_url, server_factory):
+    """Browsers see no status of a failed handshake, only close codes: the reason comes as one."""
+    server = server_factory(sqlite_url)
+    base = f"ws://127.0.0.1:{server.port}"
+    for path, headers, code in [("/ws/seats/nobody-sits-here-at-all", {}, 4404),
+                                ("/ws/watch/ZZZZZZ", {}, 4404),
+                                ("/ws/seats/nobody-sits-here-at-all", {"Origin": "http://evil.example"}, 4403)]:
+        with connect(base + path, additional_headers=headers) as ws, pytest.raises(ConnectionClosed) as closed:
+            ws.recv(timeout=5)
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == code, path
