@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+import struct
 from http import HTTPStatus
 from typing import Any, cast
 from urllib.parse import unquote
@@ -29,10 +30,23 @@ from uvicorn.server import ServerState
 from websockets.exceptions import InvalidState
 from websockets.frames import Frame, Opcode
 from websockets.http11 import Request, Response
+from websockets.protocol import State
 from websockets.server import ServerProtocol
 
 log = logging.getLogger("uvicorn.error")
 CLOSE_TIMEOUT = 10.0  # seconds to wait for the peer's answer to our close frame
+INBOX_LIMIT = 8  # messages received and not yet taken by the application, before reading pauses
+OPCODE_TEXT = 0x81  # FIN + text
+OPCODE_BINARY = 0x82  # FIN + binary
+
+
+def frame_header(first: int, length: int) -> bytes:
+    """RFC 6455 5.2: the header of an unfragmented, unmasked frame."""
+    if length < 126:
+        return bytes((first, length))
+    if length < 65536:
+        return struct.pack("!BBH", first, 126, length)
+    return struct.pack("!BBQ", first, 127, length)
 
 
 class LeanWebSocketProtocol(asyncio.Protocol):
@@ -224,7 +238,9 @@ class LeanWebSocketProtocol(asyncio.Protocol):
                 return
         else:
             self._deliver({"type": "websocket.receive", "bytes": bytes(data)})
-        if not self.read_paused:  # back-pressure: read on once the application has taken it
+        if len(self.inbox) >= INBOX_LIMIT and not self.read_paused:
+            # Back-pressure: stop reading until the application catches up. Not after every
+            # message: pausing and resuming cost a system call each.
             self.read_paused = True
             self.transport.pause_reading()
 
@@ -304,15 +320,14 @@ class LeanWebSocketProtocol(asyncio.Protocol):
                 raise ClientDisconnected()
             raise RuntimeError(f"Unexpected ASGI message {kind!r} after sending 'websocket.close'.")
         elif kind == "websocket.send":
-            try:
-                text = message.get("text")
-                if text is not None:
-                    self.conn.send_text(text.encode())
-                else:
-                    self.conn.send_binary(message.get("bytes") or b"")
-            except InvalidState as exc:
-                raise ClientDisconnected() from exc
-            self._flush()
+            if self.conn.state is not State.OPEN:
+                raise ClientDisconnected()
+            text = message.get("text")
+            payload = text.encode() if text is not None else bytes(message.get("bytes") or b"")
+            # A server's data frame is one header and the payload, unmasked and uncompressed
+            # (no extension is offered): framed here, it costs a tenth of a library Frame.
+            self.transport.write(frame_header(OPCODE_TEXT if text is not None else OPCODE_BINARY, len(payload))
+                                 + payload)
         elif kind == "websocket.close":
             code = message.get("code", 1000)
             self._deliver({"type": "websocket.disconnect", "code": code, "reason": message.get("reason") or ""})

@@ -4,6 +4,7 @@ duties (keepalive, limits, the closing handshake, back-pressure)."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import socket
 import threading
@@ -55,6 +56,10 @@ class Probe:
                 self.longest_send = max(self.longest_send, time.monotonic() - started)
             await send({"type": "websocket.close", "code": 1000})
             return
+        if path == "/sizes":  # each of the three frame-length encodings, text and binary
+            for size in (0, 125, 126, 65535, 65536, 100_000):
+                await send({"type": "websocket.send", "text": "é" * (size // 2) + "y" * (size % 2)})
+                await send({"type": "websocket.send", "bytes": bytes([size % 251]) * size})
         if path == "/scope":
             headers = {k.decode(): v.decode() for k, v in scope["headers"]}
             await send({"type": "websocket.send", "text": f"{scope['query_string'].decode()}|{headers['x-probe']}"})
@@ -63,6 +68,8 @@ class Probe:
             if message["type"] == "websocket.disconnect":
                 self.disconnects.append(message)
                 return
+            if path == "/slow":
+                await asyncio.sleep(0.002)
             if message.get("text") is not None:
                 await send({"type": "websocket.send", "text": message["text"]})
             else:
@@ -129,6 +136,23 @@ def test_text_and_binary_messages_echo_in_order(probe_server):
         assert [ws.recv(timeout=5) for _ in range(50)] == [f"message {i}" for i in range(50)]
         ws.send(b"\x00\x01binary")
         assert ws.recv(timeout=5) == b"\x00\x01binary"
+
+
+def test_messages_of_every_frame_length_arrive_intact(probe_server):
+    url, _ = probe_server
+    with connect(f"{url}/sizes", max_size=None) as ws:
+        for size in (0, 125, 126, 65535, 65536, 100_000):
+            assert ws.recv(timeout=5) == "é" * (size // 2) + "y" * (size % 2)
+            assert ws.recv(timeout=5) == bytes([size % 251]) * size
+
+
+def test_a_sender_faster_than_the_application_is_held_back(probe_server):
+    """Reading pauses while the application has messages waiting; none is lost or reordered."""
+    url, _ = probe_server
+    with connect(f"{url}/slow") as ws:
+        for i in range(200):
+            ws.send(f"{i}")
+        assert [ws.recv(timeout=10) for _ in range(200)] == [f"{i}" for i in range(200)]
 
 
 def test_a_message_sent_in_fragments_arrives_whole(probe_server):
@@ -298,3 +322,71 @@ def test_parlour_serve_tells_the_browser_why_a_socket_is_refused(sqlite_url, ser
         with connect(base + path, additional_headers=headers) as ws, pytest.raises(ConnectionClosed) as closed:
             ws.recv(timeout=5)
         assert closed.value.rcvd is not None and closed.value.rcvd.code == code, path
+
+
+class FakeTransport(asyncio.Transport):
+    """Records what the protocol asks of its socket."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.written = b""
+        self.calls: list[str] = []
+        self.closing = False
+
+    def write(self, data: bytes) -> None:  # type: ignore[override]
+        self.written += bytes(data)
+
+    def pause_reading(self) -> None:
+        self.calls.append("pause")
+
+    def resume_reading(self) -> None:
+        self.calls.append("resume")
+
+    def is_closing(self) -> bool:
+        return self.closing
+
+    def close(self) -> None:
+        self.closing = True
+
+    def get_extra_info(self, name: str, default: Any = None) -> Any:
+        return default
+
+
+def test_reading_pauses_only_while_the_application_has_messages_waiting():
+    from uvicorn.server import ServerState
+    from websockets.frames import Frame, Opcode
+
+    from app.websocket_protocol import INBOX_LIMIT
+
+    async def scenario() -> list[str]:
+        gate = asyncio.Event()
+        got: list[str] = []
+
+        async def app(scope: dict[str, Any], receive: Any, send: Any) -> None:
+            await receive()
+            await send({"type": "websocket.accept"})
+            await gate.wait()
+            for _ in range(INBOX_LIMIT + 4):
+                got.append((await receive())["text"])
+
+        config = uvicorn.Config(app, ws_ping_interval=None, lifespan="off")
+        config.load()
+        protocol = LeanWebSocketProtocol(config, ServerState(), {})
+        transport = FakeTransport()
+        protocol.connection_made(transport)
+        protocol.data_received(b"GET /x HTTP/1.1\r\nHost: t\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                               b"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n")
+        await asyncio.sleep(0.01)
+        assert transport.written.startswith(b"HTTP/1.1 101")
+        frames = b"".join(Frame(Opcode.TEXT, f"{i}".encode()).serialize(mask=True, extensions=[])
+                          for i in range(INBOX_LIMIT + 4))
+        protocol.data_received(frames[: len(frames) // 2])  # a few messages: reading goes on
+        assert transport.calls == []
+        protocol.data_received(frames[len(frames) // 2:])  # past the limit: reading pauses
+        assert transport.calls == ["pause"]
+        gate.set()
+        await asyncio.sleep(0.01)
+        assert got == [f"{i}" for i in range(INBOX_LIMIT + 4)]
+        return transport.calls
+
+    assert asyncio.run(scenario()) == ["pause", "resume"]
