@@ -15,8 +15,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import queue
 import sqlite3
-from concurrent.futures import ThreadPoolExecutor
+import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -112,8 +114,32 @@ class SqliteJournal(Journal):
     def __init__(self, url: str, notifier: Notifier) -> None:
         super().__init__(notifier)
         self.path = make_url(async_url(url)).database or ":memory:"
-        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="journal")
+        # A thread of its own with a plain queue, not an executor: a batch's hand-off is one
+        # put and one call_soon_threadsafe, without the executor's futures, locks and chaining.
+        self._calls: queue.SimpleQueue[tuple[Callable[..., Any], tuple[Any, ...], asyncio.Future[Any]] | None] = (
+            queue.SimpleQueue())
+        self._thread: threading.Thread | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
         self._conn: sqlite3.Connection | None = None
+
+    def _serve(self) -> None:
+        """The journal's thread: runs what it is handed, in order, and answers on the loop."""
+        loop = self._loop
+        assert loop is not None
+        while (call := self._calls.get()) is not None:
+            fn, args, fut = call
+            try:
+                result = fn(*args)
+            except BaseException as exc:  # handed back to the awaiting coroutine
+                loop.call_soon_threadsafe(_settle, fut, None, exc)
+            else:
+                loop.call_soon_threadsafe(_settle, fut, result, None)
+
+    def _call(self, fn: Callable[..., Any], *args: Any) -> asyncio.Future[Any]:
+        assert self._loop is not None
+        fut = self._loop.create_future()
+        self._calls.put((fn, args, fut))
+        return fut
 
     async def _open(self) -> None:
         def connect() -> sqlite3.Connection:
@@ -123,15 +149,22 @@ class SqliteJournal(Journal):
             conn.execute("PRAGMA busy_timeout=30000")
             return conn
 
-        self._conn = await asyncio.get_running_loop().run_in_executor(self._pool, connect)
+        self._loop = asyncio.get_running_loop()
+        self._thread = threading.Thread(target=self._serve, name="journal", daemon=True)
+        self._thread.start()
+        self._conn = await self._call(connect)
 
     async def _close(self) -> None:
+        if self._thread is None:
+            return
         if self._conn is not None:
-            await asyncio.get_running_loop().run_in_executor(self._pool, self._conn.close)
-        self._pool.shutdown(wait=True)
+            await self._call(self._conn.close)
+        self._calls.put(None)
+        await asyncio.get_running_loop().run_in_executor(None, self._thread.join)
 
     async def _write(self, batch: list[MoveWrite]) -> list[bool]:
-        return await asyncio.get_running_loop().run_in_executor(self._pool, self._write_sync, batch)
+        stored: list[bool] = await self._call(self._write_sync, batch)
+        return stored
 
     def _write_sync(self, batch: list[MoveWrite]) -> list[bool]:
         conn = self._conn
@@ -218,6 +251,15 @@ class PostgresJournal(Journal):
                 await conn.close()
             raise
         return stored
+
+
+def _settle(fut: asyncio.Future[Any], result: Any, exc: BaseException | None) -> None:
+    if fut.done():  # its awaiter was cancelled
+        return
+    if exc is not None:
+        fut.set_exception(exc)
+    else:
+        fut.set_result(result)
 
 
 def make_journal(url: str, notifier: Notifier) -> Journal:
