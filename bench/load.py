@@ -40,44 +40,10 @@ import websockets
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from tests.support.postgres import PrivatePostgres  # noqa: E402
 from tests.support.server import ServerProcess as Server  # noqa: E402
 
 NAMES = ("Ada", "Bob", "Cy", "Di", "Ed", "Flo")
-
-
-# -- servers ------------------------------------------------------------------------------------
-
-class Postgres:
-    """A private PostgreSQL server, started as the test command starts it."""
-
-    def __init__(self, port: int = 54339) -> None:
-        bins = sorted(Path("/usr/lib/postgresql").glob("*/bin/initdb"))
-        if not bins:
-            raise SystemExit("PostgreSQL is not installed (scripts/test.sh installs it)")
-        self.bin = bins[-1].parent
-        self.port = port
-        self.dir = Path(tempfile.mkdtemp())
-        self.dir.chmod(0o755)
-        (self.dir / "pg").mkdir()
-        self.as_pg: list[str] = []
-        if os.geteuid() == 0:
-            shutil.chown(self.dir / "pg", "postgres", "postgres")
-            self.as_pg = ["runuser", "-u", "postgres", "--"]
-        data = self.dir / "pg" / "data"
-        self._run(str(self.bin / "initdb"), "-D", str(data), "-U", "postgres", "--auth=trust", "-E", "UTF8",
-                  "--no-locale")
-        self._run(str(self.bin / "pg_ctl"), "-D", str(data), "-l", str(self.dir / "pg" / "log"), "-w", "-o",
-                  f"-p {port} -k {self.dir / 'pg'} -c listen_addresses=127.0.0.1 -c max_connections=300", "start")
-        self._run(str(self.bin / "createdb"), "-h", "127.0.0.1", "-p", str(port), "-U", "postgres", "parlour")
-        self.url = f"postgresql+psycopg://postgres@127.0.0.1:{port}/parlour"
-
-    def _run(self, *args: str) -> None:
-        subprocess.run([*self.as_pg, *args], check=True, stdout=subprocess.DEVNULL)
-
-    def stop(self) -> None:
-        with contextlib.suppress(Exception):
-            self._run(str(self.bin / "pg_ctl"), "-D", str(self.dir / "pg" / "data"), "-m", "fast", "-w", "stop")
-        shutil.rmtree(self.dir, ignore_errors=True)
 
 
 # -- the load ------------------------------------------------------------------------------------
@@ -393,7 +359,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         if a.database_url:
             db_url = a.database_url
         elif a.db == "postgres":
-            pg = Postgres()
+            pg = PrivatePostgres()
             db_url = pg.url
         else:
             db_url = f"sqlite+aiosqlite:///{tmp / 'bench.db'}"

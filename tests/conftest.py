@@ -1,5 +1,5 @@
-"""Shared fixtures: a fresh database per test (SQLite, and PostgreSQL when the test command
-started one), the app in-process, and real server processes."""
+"""Shared fixtures: a fresh database per test (SQLite, and a real PostgreSQL: TEST_DATABASE_URL's,
+or a private server started here), the app in-process, and real server processes."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ import pytest
 from sqlalchemy import create_engine, text
 
 from app.config import Settings, sync_url
+from tests.support.postgres import PrivatePostgres, installed
 from tests.support.server import TALLY, ServerProcess
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -21,17 +22,21 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networki
                  "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
 
 
-def pg_url() -> str | None:
-    return os.environ.get("TEST_DATABASE_URL") or None
-
-
-def require_pg() -> str:
-    url = pg_url()
-    if url is None:
-        if os.environ.get("CI"):
-            pytest.fail("CI must run the PostgreSQL tests: TEST_DATABASE_URL is not set")
-        pytest.skip("no PostgreSQL server was started (run the README's test command)")
-    return url
+@pytest.fixture(scope="session")
+def postgres_server() -> Iterator[str]:
+    """TEST_DATABASE_URL when given; otherwise a private server for this test run."""
+    url = os.environ.get("TEST_DATABASE_URL")
+    if url:
+        yield url
+        return
+    if not installed():
+        pytest.fail("PostgreSQL is not installed: run the README's test command, which installs it, "
+                    "or set TEST_DATABASE_URL")
+    server = PrivatePostgres(fsync=False, dbname="parlour_test")
+    try:
+        yield server.url
+    finally:
+        server.stop()
 
 
 def reset_postgres(url: str) -> None:
@@ -50,7 +55,7 @@ def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     if request.param == "sqlite":
         url = f"sqlite+aiosqlite:///{tmp_path / 'parlour.db'}"
     else:
-        url = require_pg()
+        url = request.getfixturevalue("postgres_server")
         reset_postgres(url)
     migrate(url)
     return url
@@ -66,10 +71,10 @@ def sqlite_url(tmp_path: Path) -> str:
 
 
 @pytest.fixture
-def postgres_url() -> str:
+def postgres_url(postgres_server: str) -> str:
     from app.db import migrate
 
-    url = require_pg()
+    url = postgres_server
     reset_postgres(url)
     migrate(url)
     return url
