@@ -115,9 +115,7 @@ class LeanWebSocketProtocol(asyncio.Protocol):
     def connection_lost(self, exc: Exception | None) -> None:
         self.connections.discard(self)
         self._stop_timers()
-        if not self.disconnected:
-            self._deliver({"type": "websocket.disconnect", "code": 1005 if self.handshake_complete else 1006})
-        self.disconnected = True
+        self._deliver({"type": "websocket.disconnect", "code": 1005 if self.handshake_complete else 1006})
         self.handshake_complete = True
         self._wake_writer()  # a transport lost while paused never resumes writing
 
@@ -247,14 +245,14 @@ class LeanWebSocketProtocol(asyncio.Protocol):
     def _failed(self) -> None:
         """The peer broke the protocol (or a limit); the library has queued the close frame."""
         sent = self.conn.close_sent
-        if not self.disconnected:
-            self._deliver({"type": "websocket.disconnect", "code": sent.code if sent else 1006,
-                           "reason": sent.reason if sent else ""})
+        self._deliver({"type": "websocket.disconnect", "code": sent.code if sent else 1006,
+                       "reason": sent.reason if sent else ""})
         self.close_sent = True
         self._flush()
         self.transport.close()
 
     def _deliver(self, message: dict[str, Any]) -> None:
+        """Hand a message to the application's receive(); a disconnect only once."""
         if message["type"] == "websocket.disconnect":
             if self.disconnected:
                 return

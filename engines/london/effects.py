@@ -155,6 +155,19 @@ _WHERE = {"any": "borough you own", "north": "borough you own north of the Thame
           "south": "borough you own south of the Thames", "river": "borough you own on the river"}
 
 
+_DESCRIPTIONS = {
+    "gain_money": "Gain £{amount}",
+    "gain_prestige": "+{amount} prestige now",
+    "gain_poverty": "+{amount} poverty",
+    "alleviate_poverty": "−{amount} poverty",
+    "money_per_borough": "£{amount} per {where_text}",
+    "alleviate_per_borough": "−{amount} poverty per {where_text}",
+    "prestige_per_colour": "+{amount} prestige now per face-up {colour} card on top of your stacks",
+    "money_per_colour": "£{amount} per face-up {colour} card on top of your stacks",
+    "free_colour_discard": "Your next development this turn needs no colour discard",
+}
+
+
 def describe(e: Effect) -> str:
     """Plain words for one effect.
 
@@ -162,27 +175,9 @@ def describe(e: Effect) -> str:
     '£2 per borough you own on the river'
     """
     d = e["do"]
-    if d == "gain_money":
-        return f"Gain £{e['amount']}"
     if d == "draw":
         return f"Draw {e['count']} card{'s' if e['count'] != 1 else ''} from the deck"
-    if d == "gain_prestige":
-        return f"+{e['amount']} prestige now"
-    if d == "gain_poverty":
-        return f"+{e['amount']} poverty"
-    if d == "alleviate_poverty":
-        return f"−{e['amount']} poverty"
-    if d == "money_per_borough":
-        return f"£{e['amount']} per {_WHERE[e['where']]}"
-    if d == "alleviate_per_borough":
-        return f"−{e['amount']} poverty per {_WHERE[e['where']]}"
-    if d == "prestige_per_colour":
-        return f"+{e['amount']} prestige now per face-up {e['colour']} card on top of your stacks"
-    if d == "money_per_colour":
-        return f"£{e['amount']} per face-up {e['colour']} card on top of your stacks"
-    if d == "free_colour_discard":
-        return "Your next development this turn needs no colour discard"
-    raise KeyError(d)
+    return _DESCRIPTIONS[d].format(**e, where_text=_WHERE.get(e.get("where", ""), ""))
 
 
 def describe_ongoing(o: Effect) -> str:
