@@ -155,6 +155,30 @@ def views(engine: Engine, state: Any, seats: Iterable[int | None],
     return {seat: engine.view(state, seat) for seat in seats}
 
 
+def rules_version(engine: Engine) -> int:
+    """The newest rules version of an engine (1 for an engine that declares none).
+
+    A table stores the version it was dealt under; an engine keeps dealing old tables the old
+    way, so games in a host's database and published records stay valid after an upgrade."""
+    return int(getattr(engine, "rules_version", 1))
+
+
+def new_game(engine: Engine, seats: int, seed: int, options: Mapping[str, Any],
+             version: int | None = None) -> Any:
+    """``engine.new_game`` under a given rules version (None: the newest)."""
+    if getattr(engine, "rules_version", None) is None:
+        return engine.new_game(seats, seed, options)
+    return engine.new_game(seats, seed, options, rules_version=version)  # type: ignore[call-arg]
+
+
+def canonical_move(engine: Engine, move: Any) -> Move:
+    """The form of an accepted move that is stored and published: exactly as ``legal_moves``
+    lists it (same keys in the same order). An engine may provide ``canonical(move)``; call
+    this only for a move ``play`` accepted."""
+    method = getattr(engine, "canonical", None)
+    return dict(method(move)) if method is not None else dict(move)
+
+
 def static_view(engine: Engine, state: Any) -> View:
     """The engine's fixed, public data for this game ({} if it has none)."""
     method = getattr(engine, "static_view", None)
