@@ -130,7 +130,7 @@ function onView(msg) {
   state.seq = msg.seq;
   state.you = msg.seat;
   state.view = msg.view;
-  state.moves = msg.moves || [];
+  state.moves = movesOf(msg);
   state.awaiting = msg.awaiting || [];
   state.result = msg.result || null;
   state.seed = msg.seed || null;
@@ -145,6 +145,16 @@ function onView(msg) {
   renderPrompt();
   renderResult();
   renderBoard();
+}
+
+// The seat's legal moves: sent beside the view today, and once only (inside the prompt's
+// choices) tomorrow; either way the renderers read ctx.moves.
+function movesOf(msg) {
+  if (Array.isArray(msg.moves)) return msg.moves;
+  const p = msg.view && msg.view.prompt;
+  if (p && Array.isArray(p.choices)) return p.choices.map((c) => c.move);
+  if (p && Array.isArray(p.moves)) return p.moves;
+  return [];
 }
 
 function onError(msg) {
