@@ -1,0 +1,55 @@
+"""One way to write log lines and prompts.
+
+Log lines name seats as ``{seat:N}`` (the site shows the player's name); ``Log.say`` takes the
+seats as positional arguments and other values by name, so no text writes ``{seat:N}`` by hand::
+
+    log = Log()
+    log.say("{0} drew a card from the deck", seat, privately={seat: "You drew {card}"}, card="Brewery")
+    log.say("{0} removes {1}'s Beefeater from building {b}", seat, victim, b=7)
+    return log.events
+
+A prompt is the same shape in every game: what to decide in plain words, and every listed move
+with a label (``prompt(kind, text, choices)``); a game adds what its renderer needs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
+
+from engines.base import Event, Move, seat_ref
+
+
+def say(text: str, *seats: int, **values: Any) -> str:
+    """``text`` with ``{0}``, ``{1}``… replaced by seat references and ``{name}`` by values."""
+    return text.format(*(seat_ref(s) for s in seats), **values)
+
+
+class Log:
+    """The log lines one move produces."""
+
+    __slots__ = ("events",)
+
+    def __init__(self) -> None:
+        self.events: list[Event] = []
+
+    def say(self, text: str, *seats: int, privately: Mapping[int, str] | None = None,
+            **values: Any) -> None:
+        """A line everyone reads; ``privately`` gives some seats their own text instead
+        (formatted the same way)."""
+        private = {s: say(t, *seats, **values) for s, t in (privately or {}).items()}
+        self.events.append(Event(say(text, *seats, **values), private))
+
+    def extend(self, events: Iterable[Event]) -> None:
+        self.events.extend(events)
+
+
+def choice(move: Move, label: str, **extra: Any) -> dict[str, Any]:
+    return {"move": move, "label": label, **extra}
+
+
+def prompt(kind: str, text: str, moves: Iterable[Move], label: Callable[[Move], str],
+           **extra: Any) -> dict[str, Any]:
+    """``{kind, text, choices: [{move, label}], ...extra}``: the prompt of an awaited seat."""
+    return {"kind": kind, "text": text, "choices": [{"move": m, "label": label(m)} for m in moves],
+            **extra}
