@@ -66,7 +66,7 @@ class MoveSpec:
 
     __slots__ = ("fields", "type")
 
-    def __init__(self, type: str, **fields: FieldType) -> None:  # noqa: A002 -- the JSON key
+    def __init__(self, type: str, **fields: FieldType) -> None:
         self.type = type
         self.fields = fields
 
@@ -82,7 +82,7 @@ class MoveSchema:
     def types(self) -> tuple[str, ...]:
         return tuple(self.specs)
 
-    def make(self, type: str, **values: Any) -> Move:  # noqa: A002 -- the JSON key
+    def make(self, type: str, **values: Any) -> Move:
         """A move in canonical form (the caller passes every field)."""
         spec = self.specs[type]
         move: Move = {"type": type}

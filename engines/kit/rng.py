@@ -1,8 +1,9 @@
 """The seeded generator every engine keeps in its state.
 
 ``Rng`` is PCG64 (a 128-bit linear congruential generator with the XSL-RR output function,
-O'Neill 2014; the same numbers as numpy's ``PCG64`` from the same state and increment), written out in plain integer arithmetic so that it draws the same numbers on every
-Python version and platform: a published record keeps verifying after an upgrade. All 128 bits of
+O'Neill 2014; the same numbers as numpy's ``PCG64`` from the same state and increment), written
+out in plain integer arithmetic so that it draws the same numbers on every Python version and
+platform: a published record keeps verifying after an upgrade. All 128 bits of
 a table's seed go into its state.
 
 The state is JSON-safe text (``encode``/``decode``); it never appears in a view or a log line.

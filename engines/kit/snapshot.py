@@ -40,7 +40,7 @@ def _same(x: Any) -> Any:
 
 
 @cache
-def _codec(tp: Any) -> Codec:  # noqa: C901 -- one branch per supported type
+def _codec(tp: Any) -> Codec:
     if tp is Any or tp in (int, float, str, bool, type(None)):
         return _same, _same
     if tp is Rng:
