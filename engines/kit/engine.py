@@ -32,11 +32,11 @@ S = TypeVar("S")
 
 
 class KitEngine(Generic[S]):
-    id: ClassVar[str]
-    title: ClassVar[str]
-    tagline: ClassVar[str]
-    min_seats: ClassVar[int]
-    max_seats: ClassVar[int]
+    id: str
+    title: str
+    tagline: str
+    min_seats: int
+    max_seats: int
     options: tuple[Option, ...] = ()
     rules_version: ClassVar[int] = 2
     """The newest rules version; tables dealt under an older one keep it (``rules_versions``)."""
@@ -83,7 +83,7 @@ class KitEngine(Generic[S]):
         return snapshot.encode(state)
 
     def decode(self, data: Mapping[str, Any]) -> S:
-        return snapshot.decode(self.State, data)  # type: ignore[no-any-return]
+        return snapshot.decode(self.State, data)
 
     def views(self, state: S, seats: Iterable[int | None],
               legal: Mapping[int, list[Move]] | None = None) -> dict[int | None, View]:

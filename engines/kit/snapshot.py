@@ -15,7 +15,7 @@ import types
 import typing
 from collections.abc import Callable, Mapping
 from functools import cache
-from typing import Any, TypeVar, Union, get_args, get_origin, get_type_hints
+from typing import Any, TypeVar, Union, cast, get_args, get_origin, get_type_hints
 
 from engines.kit.rng import Rng
 
@@ -25,13 +25,13 @@ Codec = tuple[Callable[[Any], Any], Callable[[Any], Any]]
 
 def encode(state: Any) -> dict[str, Any]:
     """The snapshot of a dataclass state."""
-    enc, _ = _codec(type(state))
+    enc, _ = _codec(cast(Any, type(state)))
     return dict(enc(state))
 
 
 def decode(cls: type[S], data: Mapping[str, Any]) -> S:
     """The state a snapshot stands for."""
-    _, dec = _codec(cls)
+    _, dec = _codec(cast(Any, cls))
     return dec(data)  # type: ignore[no-any-return]
 
 
