@@ -1,0 +1,35 @@
+"""Log lines name seats through references; prompts have one shape."""
+
+from __future__ import annotations
+
+from engines.kit import Log, prompt, redeal, say
+from engines.kit.rng import Rng
+
+
+def test_say_puts_seat_references_for_positional_seats_and_values_by_name():
+    assert say("{0} removes {1}'s Beefeater from building {b}", 2, 0, b=7) == \
+        "{seat:2} removes {seat:0}'s Beefeater from building 7"
+
+
+def test_a_log_line_may_read_differently_for_some_seats():
+    log = Log()
+    log.say("{0} drew a card", 1, privately={1: "You drew {card}"}, card="Brewery")
+    (event,) = log.events
+    assert event.for_seat(0) == "{seat:1} drew a card"
+    assert event.for_seat(None) == "{seat:1} drew a card"
+    assert event.for_seat(1) == "You drew Brewery"
+
+
+def test_a_prompt_lists_every_move_with_a_label():
+    moves = [{"type": "draw"}, {"type": "pass"}]
+    p = prompt("start", "Draw or pass", moves, lambda m: m["type"].title(), step="start")
+    assert p == {"kind": "start", "text": "Draw or pass", "step": "start",
+                 "choices": [{"move": {"type": "draw"}, "label": "Draw"},
+                             {"move": {"type": "pass"}, "label": "Pass"}]}
+
+
+def test_redeal_keeps_each_places_size_and_all_items():
+    a, b, c = [1, 2, 3], [4], [5, 6]
+    redeal(Rng.from_seed(3), a, b, c)
+    assert (len(a), len(b), len(c)) == (3, 1, 2)
+    assert sorted(a + b + c) == [1, 2, 3, 4, 5, 6]
