@@ -1,0 +1,110 @@
+"""Looking at a page as a checker would: axe-core (vendored next to this file, injected into the
+page), the contrast of every visible text in the state the page is in, and what lies on the
+first screen."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from playwright.sync_api import Page
+
+AXE = Path(__file__).resolve().parent / "vendor" / "axe.min.js"
+AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]
+
+SIZES = {"laptop": (1366, 768), "wide": (1920, 1080), "phone": (390, 844)}
+
+
+def context_args(size: str, theme: str = "light") -> dict[str, Any]:
+    w, h = SIZES[size]
+    args: dict[str, Any] = {"viewport": {"width": w, "height": h}, "color_scheme": theme, "reduced_motion": "reduce"}
+    if size == "phone":
+        args.update(device_scale_factor=2, is_mobile=True, has_touch=True)
+    return args
+
+
+def settle(page: Page) -> None:
+    """Finishes running animations (a card appearing, a highlight fading) so that what is
+    measured is what stays on the screen."""
+    page.evaluate("() => document.getAnimations().forEach((a) => { try { a.finish(); } catch (e) { /* infinite */ } })")
+
+
+def axe(page: Page, rules: list[str] | None = None) -> list[dict[str, Any]]:
+    """axe-core's serious and critical violations on the page as it is now."""
+    if not page.evaluate("() => typeof window.axe === 'object'"):
+        page.add_script_tag(path=str(AXE))
+    settle(page)
+    options: dict[str, Any] = {"resultTypes": ["violations"]}
+    if rules:
+        options["runOnly"] = {"type": "rule", "values": rules}
+    else:
+        options["runOnly"] = {"type": "tag", "values": AXE_TAGS}
+    found = page.evaluate("async (o) => (await axe.run(document, o)).violations", options)
+    return [{"id": v["id"], "impact": v["impact"], "help": v["help"],
+             "nodes": [{"target": n["target"], "summary": n.get("failureSummary", "")[:300]} for n in v["nodes"][:6]],
+             "count": len(v["nodes"])}
+            for v in found if v["impact"] in ("serious", "critical")]
+
+
+# The contrast of each visible text node against the colour behind it, found by walking up to
+# the first opaque background (blending translucent ones on the way). Texts over an image or a
+# gradient are skipped (axe reports those as "needs review" too).
+CONTRAST_JS = """(scope) => {
+  const parse = (c) => { const m = c.match(/rgba?\\(([^)]+)\\)/); if (!m) return null;
+    const p = m[1].split(/[ ,\\/]+/).filter(Boolean).map(Number); return [p[0], p[1], p[2], p.length > 3 ? p[3] : 1]; };
+  const lum = ([r, g, b]) => { const f = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; };
+    return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b); };
+  const blend = (top, under) => { const a = top[3]; return [0, 1, 2].map((i) => top[i] * a + under[i] * (1 - a)).concat(1); };
+  function background(el) {
+    const layers = [];
+    for (let n = el; n; n = n.parentElement) {
+      const cs = getComputedStyle(n);
+      if (cs.backgroundImage && cs.backgroundImage !== 'none' && !/gradient/.test(cs.backgroundImage)) return null;
+      const c = parse(cs.backgroundColor);
+      if (c && c[3] > 0) { layers.push(c); if (c[3] >= 1) break; }
+      if (n === document.documentElement && !(c && c[3] >= 1)) layers.push([255, 255, 255, 1]);
+    }
+    let bg = layers.pop() || [255, 255, 255, 1];
+    while (layers.length) bg = blend(layers.pop(), bg);
+    return bg;
+  }
+  const out = [];
+  const root = scope ? document.querySelector(scope) : document.body;
+  if (!root) return out;
+  const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+  for (let t = walker.nextNode(); t; t = walker.nextNode()) {
+    if (!t.textContent.trim()) continue;
+    const el = t.parentElement;
+    if (!el || el.closest('svg, [aria-hidden="true"] .sr, .sr, [hidden]')) continue;
+    const r = el.getBoundingClientRect();
+    if (!r.width || !r.height) continue;
+    const cs = getComputedStyle(el);
+    if (cs.visibility !== 'visible' || +cs.opacity === 0) continue;
+    let opacity = 1;
+    for (let n = el; n; n = n.parentElement) opacity *= +getComputedStyle(n).opacity;
+    if (opacity === 0) continue;
+    const fg = parse(cs.color);
+    const bg = background(el);
+    if (!fg || !bg) continue;
+    const ink = blend([fg[0], fg[1], fg[2], fg[3] * opacity], bg);
+    const a = lum(ink), b = lum(bg);
+    const ratio = (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+    const size = parseFloat(cs.fontSize); const bold = +cs.fontWeight >= 700;
+    const need = size >= 24 || (bold && size >= 18.66) ? 3 : 4.5;
+    if (ratio < need) out.push({ text: t.textContent.trim().slice(0, 40), ratio: Math.round(ratio * 100) / 100, need,
+      where: el.className || el.tagName });
+  }
+  return out;
+}"""
+
+
+def low_contrast(page: Page, scope: str | None = None) -> list[dict[str, Any]]:
+    settle(page)
+    return list(page.evaluate(CONTRAST_JS, scope))
+
+
+def on_first_screen(page: Page, selector: str) -> bool:
+    """Whether the element's top lies within the first screen (no scrolling needed to find it)."""
+    return bool(page.evaluate("""(s) => { const e = document.querySelector(s); if (!e) return false;
+        const r = e.getBoundingClientRect(); return r.top + window.scrollY < window.innerHeight - 40 && r.height > 0; }""",
+                              selector))
