@@ -38,9 +38,11 @@ class KitEngine(Generic[S]):
     min_seats: int
     max_seats: int
     options: tuple[Option, ...] = ()
-    rules_version: ClassVar[int] = 2
-    """The newest rules version; tables dealt under an older one keep it (``rules_versions``)."""
-    rules_versions: ClassVar[tuple[int, ...]] = (2,)
+    rules_version: ClassVar[int] = 1
+    """The newest rules version; tables dealt under an older one keep it (``rules_versions``
+    lists every version the engine still plays). Raise it when a change would deal or play an
+    existing table differently."""
+    rules_versions: ClassVar[tuple[int, ...]] = (1,)
     State: ClassVar[type]
     MOVES: ClassVar[MoveSchema]
 

@@ -1,4 +1,5 @@
-"""Tally: a small game kept under tests/ to exercise the platform before the real games.
+"""Tally: a small game kept under tests/ to exercise the platform, and the worked example of
+docs/ADDING_A_GAME.md (written on the engine kit like every game).
 
 Each seat holds a hidden hand of three number cards. On your turn play one card: it adds to the
 tally and you draw a replacement. Whoever brings the tally to the target or past it wins. With the
@@ -8,29 +9,34 @@ several awaited seats at once).
 
 from __future__ import annotations
 
-import random
+import copy
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from engines.base import Event, IllegalMove, Move, Option, Result, View, seat_ref
+from engines.base import Event, IllegalMove, Move, Option, Result, View
+from engines.kit import INT, Commitments, KitEngine, Log, MoveSchema, MoveSpec, Rng, prompt, redeal
+
+RULE_TURNS = "Tally rule 1: turns"
+RULE_PLAY = "Tally rule 2: play a card"
+RULE_VOTE = "Tally rule 0: the opening vote"
 
 
 @dataclass
 class TallyState:
     seats: int
     target: int
-    deck: list[int]
+    rng: Rng
+    deck: list[int]  # drawn from the end
     hands: list[list[int]]
     tally: int = 0
     current: int = 0
     moves: int = 0
-    votes: dict[int, int] = field(default_factory=dict)
-    voting: bool = False
+    votes: Commitments = field(default_factory=Commitments)
     winner: int | None = None
 
 
-class Tally:
+class Tally(KitEngine[TallyState]):
     id = "tally"
     title = "Tally"
     tagline = "Count to the target — and keep your cards close."
@@ -40,77 +46,85 @@ class Tally:
         Option("target", "Target", (21, 31, 51), 31, "The tally that ends the game."),
         Option("vote", "Opening vote", (False, True), False),
     )
+    State = TallyState
+    MOVES = MoveSchema(MoveSpec("vote", value=INT), MoveSpec("play", card=INT), game="Tally")
 
-    def new_game(self, seats: int, seed: int, options: Mapping[str, Any]) -> TallyState:
-        rng = random.Random(seed)
+    def setup(self, seats: int, seed: int, options: Mapping[str, Any], version: int) -> TallyState:
+        rng = Rng.from_seed(seed)
         deck = [n for n in range(1, 10) for _ in range(6)]
         rng.shuffle(deck)
         hands = [[deck.pop() for _ in range(3)] for _ in range(seats)]
-        return TallyState(seats, int(options.get("target", 31)), deck, hands,
-                          voting=bool(options.get("vote", False)))
+        state = TallyState(seats, int(options["target"]), rng, deck, hands)
+        if options["vote"]:
+            state.votes = Commitments.ask(range(seats))
+        return state
 
-    def to_act(self, state: TallyState) -> frozenset[int]:
+    def awaited(self, state: TallyState) -> frozenset[int]:
         if state.winner is not None:
             return frozenset()
-        if state.voting:
-            return frozenset(s for s in range(state.seats) if s not in state.votes)
+        if state.votes.open:
+            return state.votes.awaited()
         return frozenset({state.current})
 
     def legal_moves(self, state: TallyState, seat: int) -> list[Move]:
-        if seat not in self.to_act(state):
+        if seat not in self.awaited(state):
             return []
-        if state.voting:
-            return [{"type": "vote", "value": v} for v in (1, 2)]
-        return [{"type": "play", "card": c} for c in sorted(set(state.hands[seat]))]
+        if state.votes.open:
+            return [self.MOVES.make("vote", value=v) for v in (1, 2)]
+        return [self.MOVES.make("play", card=c) for c in sorted(set(state.hands[seat]))]
 
-    def play(self, state: TallyState, seat: int, move: Move) -> list[Event]:
-        if not isinstance(move, dict) or not isinstance(move.get("type"), str):
-            raise IllegalMove("A move is an object with a type.", code="malformed_move")
-        if move["type"] not in ("play", "vote"):
-            raise IllegalMove(f"Tally has no move called {move['type']!r}.", code="unknown_move")
-        if seat not in self.to_act(state):
-            raise IllegalMove("It is not your turn.", rule="Tally rule 1: turns", code="not_your_turn")
-        if state.voting:
-            if move["type"] != "vote" or move.get("value") not in (1, 2):
-                raise IllegalMove("Vote 1 or 2 first.", rule="Tally rule 0: the opening vote")
-            state.votes[seat] = int(move["value"])
-            if len(state.votes) == state.seats:
-                state.voting = False
-                return [Event(f"{seat_ref(seat)} voted"), Event("Every seat has voted.")]
-            return [Event(f"{seat_ref(seat)} voted", {seat: f"You voted {move['value']}"})]
-        card = move.get("card")
-        if move["type"] != "play" or card not in state.hands[seat]:
-            raise IllegalMove("Play a card from your hand.", rule="Tally rule 2: play a card")
+    def refusal(self, state: TallyState, seat: int, move: Move) -> IllegalMove | None:
+        if seat not in self.awaited(state):
+            return IllegalMove("It is not your turn.", rule=RULE_TURNS, code="not_your_turn")
+        if state.votes.open:
+            if move["type"] != "vote" or move["value"] not in (1, 2):
+                return IllegalMove("Vote 1 or 2 first.", rule=RULE_VOTE)
+        elif move["type"] != "play" or move["card"] not in state.hands[seat]:
+            return IllegalMove("Play a card from your hand.", rule=RULE_PLAY)
+        return None
+
+    def apply(self, state: TallyState, seat: int, move: Move) -> list[Event]:
+        log = Log()
+        if move["type"] == "vote":
+            state.votes.choose(seat, move["value"], ready=True)
+            log.say("{0} voted", seat, privately={seat: "You voted {v}"}, v=move["value"])
+            if state.votes.everyone_ready():
+                state.votes.reveal()
+                log.say("Every seat has voted.")
+            return log.events
+        card = move["card"]
         state.hands[seat].remove(card)
         state.tally += card
         state.moves += 1
-        events = [Event(f"{seat_ref(seat)} played {card}; the tally is {state.tally}")]
+        log.say("{0} played {card}; the tally is {tally}", seat, card=card, tally=state.tally)
         if state.deck:
             drawn = state.deck.pop()
             state.hands[seat].append(drawn)
-            events.append(Event(f"{seat_ref(seat)} drew a card", {seat: f"You drew {drawn}"}))
+            log.say("{0} drew a card", seat, privately={seat: "You drew {card}"}, card=drawn)
         if state.tally >= state.target:
             state.winner = seat
-            events.append(Event(f"{seat_ref(seat)} reached the target and wins"))
+            log.say("{0} reached the target and wins", seat)
         else:
             state.current = (state.current + 1) % state.seats
-        return events
+        return log.events
 
     def view(self, state: TallyState, seat: int | None) -> View:
-        awaited = self.to_act(state)
-        prompt = None
-        if seat is not None and seat in awaited:
-            text = "Vote 1 or 2" if state.voting else "Play a card from your hand"
-            prompt = {"text": text}
+        me = seat if seat in self.awaited(state) else None
+        ask = None
+        if me is not None:
+            text = "Vote 1 or 2" if state.votes.open else "Play a card from your hand"
+            ask = prompt("vote" if state.votes.open else "play", text, self.legal_moves(state, me),
+                         lambda m: f"Vote {m['value']}" if m["type"] == "vote" else f"Play {m['card']}")
         return {
             "tally": state.tally,
             "target": state.target,
             "deck": len(state.deck),
             "hand": list(state.hands[seat]) if seat is not None else None,
             "hand_sizes": [len(h) for h in state.hands],
-            "voted": sorted(state.votes),
+            "voted": state.votes.public()["chosen"],
+            "my_vote": state.votes.own(seat),
             "current": state.current,
-            "prompt": prompt,
+            "prompt": ask,
             "winner": state.winner,
         }
 
@@ -120,18 +134,15 @@ class Tally:
         scores = tuple(1.0 if s == state.winner else 0.0 for s in range(state.seats))
         return Result((state.winner,), scores, {"tally": state.tally})
 
-    def encode(self, state: TallyState) -> dict[str, Any]:
-        return {"seats": state.seats, "target": state.target, "deck": state.deck,
-                "hands": state.hands, "tally": state.tally, "current": state.current,
-                "moves": state.moves, "votes": {str(k): v for k, v in state.votes.items()},
-                "voting": state.voting, "winner": state.winner}
-
-    def decode(self, data: Mapping[str, Any]) -> TallyState:
-        d = dict(data)
-        d["votes"] = {int(k): v for k, v in d["votes"].items()}
-        d["deck"] = list(d["deck"])
-        d["hands"] = [list(h) for h in d["hands"]]
-        return TallyState(**d)
+    def determinize(self, state: TallyState, seat: int | None, rng: Rng) -> TallyState:
+        out = copy.deepcopy(state)
+        unseen = [h for s, h in enumerate(out.hands) if s != seat]
+        redeal(rng, out.deck, *unseen)
+        for s in list(out.votes.choices):
+            if s != seat:
+                out.votes.choices[s] = 1 + rng.below(2)
+        out.rng = rng.fork()
+        return out
 
 
 ENGINE = Tally()
