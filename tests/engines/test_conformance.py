@@ -31,7 +31,7 @@ from typing import Any
 import orjson
 import pytest
 
-from engines.base import Engine, IllegalMove, Move, canonical_move, views
+from engines.base import Engine, IllegalMove, Move, canonical_move, static_view, views
 from engines.kit import Rng
 from engines.registry import BUILTIN, load_engines
 from tests.support.tinygame import ENGINE as TALLY
@@ -198,8 +198,7 @@ def test_views_equal_each_seats_own_view_and_snapshots_round_trip(case):
 
 def test_replaying_the_moves_from_the_seed_gives_an_equal_state(case):
     engine, seats = case
-    for state, played in random_game(engine, seats, SEED - seats):
-        pass
+    *_, (state, played) = random_game(engine, seats, SEED - seats)
     assert engine.result(state) is not None
     replay = engine.new_game(seats, SEED - seats, options_for(engine))
     for seat, move in played:
@@ -262,7 +261,8 @@ def test_the_seed_and_the_generator_never_appear_in_a_view_or_a_log_line(case):
     seen = 0
     while True:
         secrets.update(s for g in generators(state) for s in spellings(g.state))
-        shown = dump(list(views(engine, state, [None, *range(seats)]).values())) + dump(getattr(engine, "static_view", dict)(state))
+        shown = (dump(list(views(engine, state, [None, *range(seats)]).values()))
+                 + dump(static_view(engine, state)))
         leaked = [s for s in secrets if s in shown]
         assert not leaked, f"{engine.id}: a secret number is in a view ({leaked[0]!r})"
         awaited = sorted(engine.to_act(state))
