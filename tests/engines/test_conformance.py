@@ -166,6 +166,26 @@ def test_a_move_is_accepted_exactly_when_it_is_listed(case):
                 check_move(engine, state, seat, junk, engine.legal_moves(state, seat))
 
 
+def test_only_awaited_seats_have_moves_and_the_others_are_refused(case):
+    engine, seats = case
+    checked = 0
+    for state, _ in sampled_states(engine, seats, SEED + 3 * seats):
+        awaited = engine.to_act(state)
+        for seat in range(seats):
+            if seat in awaited:
+                assert engine.legal_moves(state, seat), f"{engine.id}: awaited seat {seat} has no move"
+                continue
+            assert engine.legal_moves(state, seat) == []
+            if awaited:
+                before = dump(engine.encode(state))
+                with pytest.raises(IllegalMove):
+                    engine.play(state, seat, engine.legal_moves(state, min(awaited))[0])
+                assert dump(engine.encode(state)) == before
+                checked += 1
+    assert checked or seats == 1 or all(
+        len(engine.to_act(s)) == seats for s, _ in sampled_states(engine, seats, SEED + 3 * seats))
+
+
 def test_moves_for_seats_that_do_not_exist_are_refused(case):
     engine, seats = case
     state = engine.new_game(seats, SEED, options_for(engine))
