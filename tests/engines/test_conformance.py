@@ -26,7 +26,7 @@ import copy
 import dataclasses
 import random
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, NamedTuple
 
 import orjson
 import pytest
@@ -37,29 +37,43 @@ from engines.registry import BUILTIN, load_engines
 from tests.support.tinygame import ENGINE as TALLY
 
 ENGINES: dict[str, Engine] = {**load_engines(BUILTIN), "tally": TALLY}
-CASES = [(gid, n) for gid, e in sorted(ENGINES.items()) for n in range(e.min_seats, e.max_seats + 1)]
+
+
+def option_sets(engine: Engine) -> list[dict[str, Any]]:
+    """The defaults, then each other choice of each option, one at a time."""
+    default = {o.id: o.default for o in engine.options}
+    return [default] + [{**default, o.id: c} for o in engine.options for c in o.choices if c != o.default]
+
+
+CASES = [(gid, n, opts) for gid, e in sorted(ENGINES.items()) for opts in option_sets(e)
+         for n in range(e.min_seats, e.max_seats + 1)]
 SEED = 0xA5C3_0F1E_9D2B_4C67_1122_3344_5566_7788  # all 128 bits in use
 STATES_PER_GAME = 24
 
 
-def case_id(case: tuple[str, int]) -> str:
-    return f"{case[0]}-{case[1]}p"
+def case_id(case: tuple[str, int, dict[str, Any]]) -> str:
+    gid, seats, opts = case
+    changed = [f"{k}={v}" for k, v in opts.items() if v != option_sets(ENGINES[gid])[0][k]]
+    return "-".join([gid, f"{seats}p", *changed])
+
+
+class Case(NamedTuple):
+    engine: Engine
+    seats: int
+    options: dict[str, Any]
 
 
 @pytest.fixture(params=CASES, ids=[case_id(c) for c in CASES])
-def case(request: pytest.FixtureRequest) -> tuple[Engine, int]:
-    gid, seats = request.param
-    return ENGINES[gid], seats
+def case(request: pytest.FixtureRequest) -> Case:
+    gid, seats, opts = request.param
+    return Case(ENGINES[gid], seats, opts)
 
 
-def options_for(engine: Engine) -> dict[str, Any]:
-    return {o.id: o.default for o in engine.options}
-
-
-def random_game(engine: Engine, seats: int, seed: int, limit: int = 20_000) -> Iterator[tuple[Any, list[Any]]]:
+def random_game(case: Case, seed: int, limit: int = 20_000) -> Iterator[tuple[Any, list[Any]]]:
     """Yields (state, moves so far) after each random listed move, to the end of the game."""
+    engine, seats, options = case
     rng = random.Random(seed)
-    state = engine.new_game(seats, seed, options_for(engine))
+    state = engine.new_game(seats, seed, options)
     played: list[tuple[int, Move]] = []
     yield state, played
     for _ in range(limit):
@@ -74,11 +88,11 @@ def random_game(engine: Engine, seats: int, seed: int, limit: int = 20_000) -> I
     raise AssertionError(f"{engine.id}: the game did not end in {limit} moves")
 
 
-def sampled_states(engine: Engine, seats: int, seed: int) -> Iterator[tuple[Any, list[Any]]]:
+def sampled_states(case: Case, seed: int) -> Iterator[tuple[Any, list[Any]]]:
     """About STATES_PER_GAME states spread over a whole game (the first and the last included)."""
-    length = sum(1 for _ in random_game(engine, seats, seed)) - 1
+    length = sum(1 for _ in random_game(case, seed)) - 1
     step = max(1, length // STATES_PER_GAME)
-    for i, (state, played) in enumerate(random_game(engine, seats, seed)):
+    for i, (state, played) in enumerate(random_game(case, seed)):
         if i % step == 0 or i == length:
             yield state, played
 
@@ -143,10 +157,10 @@ def check_move(engine: Engine, state: Any, seat: int, move: Any, listed: list[Mo
 
 
 def test_a_move_is_accepted_exactly_when_it_is_listed(case):
-    engine, seats = case
+    engine, seats, _ = case
     pick = random.Random(seats)
     foreign: list[Move] = []  # moves seen earlier in the game: other steps, other seats
-    for state, _ in sampled_states(engine, seats, SEED + seats):
+    for state, _ in sampled_states(case, SEED + seats):
         for seat in range(seats):
             listed = engine.legal_moves(state, seat)
             if not listed:
@@ -167,9 +181,9 @@ def test_a_move_is_accepted_exactly_when_it_is_listed(case):
 
 
 def test_only_awaited_seats_have_moves_and_the_others_are_refused(case):
-    engine, seats = case
+    engine, seats, _ = case
     checked = 0
-    for state, _ in sampled_states(engine, seats, SEED + 3 * seats):
+    for state, _ in sampled_states(case, SEED + 3 * seats):
         awaited = engine.to_act(state)
         for seat in range(seats):
             if seat in awaited:
@@ -183,12 +197,12 @@ def test_only_awaited_seats_have_moves_and_the_others_are_refused(case):
                 assert dump(engine.encode(state)) == before
                 checked += 1
     assert checked or seats == 1 or all(
-        len(engine.to_act(s)) == seats for s, _ in sampled_states(engine, seats, SEED + 3 * seats))
+        len(engine.to_act(s)) == seats for s, _ in sampled_states(case, SEED + 3 * seats))
 
 
 def test_moves_for_seats_that_do_not_exist_are_refused(case):
-    engine, seats = case
-    state = engine.new_game(seats, SEED, options_for(engine))
+    engine, seats, _ = case
+    state = engine.new_game(seats, SEED, case.options)
     seat = min(engine.to_act(state))
     move = engine.legal_moves(state, seat)[0]
     before = dump(engine.encode(state))
@@ -201,9 +215,9 @@ def test_moves_for_seats_that_do_not_exist_are_refused(case):
 # -- 3: views, snapshots, replays ------------------------------------------------------------
 
 def test_views_equal_each_seats_own_view_and_snapshots_round_trip(case):
-    engine, seats = case
+    engine, seats, _ = case
     everyone = [None, *range(seats)]
-    for state, _ in sampled_states(engine, seats, SEED ^ seats):
+    for state, _ in sampled_states(case, SEED ^ seats):
         legal = {s: engine.legal_moves(state, s) for s in engine.to_act(state)}
         single = {s: engine.view(state, s) for s in everyone}
         assert views(engine, state, everyone) == single
@@ -217,10 +231,10 @@ def test_views_equal_each_seats_own_view_and_snapshots_round_trip(case):
 
 
 def test_replaying_the_moves_from_the_seed_gives_an_equal_state(case):
-    engine, seats = case
-    *_, (state, played) = random_game(engine, seats, SEED - seats)
+    engine, seats, _ = case
+    *_, (state, played) = random_game(case, SEED - seats)
     assert engine.result(state) is not None
-    replay = engine.new_game(seats, SEED - seats, options_for(engine))
+    replay = engine.new_game(seats, SEED - seats, case.options)
     for seat, move in played:
         engine.play(replay, seat, move)
     assert dump(engine.encode(replay)) == dump(engine.encode(state))
@@ -252,9 +266,9 @@ def spellings(number: int) -> list[bytes]:
 
 
 def test_views_are_the_same_on_every_determinization(case):
-    engine, seats = case
+    engine, seats, _ = case
     redrawn = 0
-    for i, (state, _) in enumerate(sampled_states(engine, seats, SEED + 7 * seats)):
+    for i, (state, _) in enumerate(sampled_states(case, SEED + 7 * seats)):
         before = dump(engine.encode(state))
         for seat in [None, *range(seats)]:
             expected = engine.view(state, seat)
@@ -274,9 +288,9 @@ def test_views_are_the_same_on_every_determinization(case):
 
 
 def test_the_seed_and_the_generator_never_appear_in_a_view_or_a_log_line(case):
-    engine, seats = case
+    engine, seats, _ = case
     rng = random.Random(seats)
-    state = engine.new_game(seats, SEED, options_for(engine))
+    state = engine.new_game(seats, SEED, case.options)
     secrets = set(spellings(SEED))
     seen = 0
     while True:
