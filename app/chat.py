@@ -1,8 +1,8 @@
-"""Table chat: stored, escaped by the client (sent as text), length-limited, slowed when flooded."""
+"""Table chat: stored, escaped by the client (sent as text), length-limited (slowed when flooded:
+see the hub's per-seat limit)."""
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 from sqlalchemy import select
@@ -12,20 +12,7 @@ from app.live import LiveTable, LiveTables, PlayerInfo
 from app.models import ChatMessage, Player, utcnow
 from app.notify import Notifier
 
-CHAT_BURST = 5  # messages ...
-CHAT_WINDOW = 10.0  # ... per this many seconds, per connection
 HISTORY = 100
-
-
-def check_flood(times: list[float], now: float | None = None) -> None:
-    """Allow CHAT_BURST messages per CHAT_WINDOW seconds; ``times`` is the sender's history."""
-    now = time.monotonic() if now is None else now
-    while times and now - times[0] > CHAT_WINDOW:
-        times.pop(0)
-    if len(times) >= CHAT_BURST:
-        wait = CHAT_WINDOW - (now - times[0])
-        raise ApiError(429, "slow_down", f"You are sending messages too fast; wait {wait:.0f} s.")
-    times.append(now)
 
 
 def clean_chat(text: object, max_chars: int) -> str:

@@ -38,6 +38,8 @@ class Settings:
     max_frame_bytes: int = 64 * 1024
     chat_max_chars: int = 500
     failed_lookups_per_minute: int = 10
+    sockets_per_seat: int = 8
+    sockets_per_address: int = 64
 
 
 def async_url(url: str) -> str:

@@ -14,7 +14,9 @@ from app.paths import ROOT
 def make_engine(url: str) -> AsyncEngine:
     url = async_url(url)
     if is_postgres(url):
-        return create_async_engine(url, pool_size=10, max_overflow=20, pool_pre_ping=False)
+        # Pre-ping: after the database restarts, a pooled connection it dropped is replaced
+        # before use instead of failing the request that drew it.
+        return create_async_engine(url, pool_size=10, max_overflow=20, pool_pre_ping=True)
     engine = create_async_engine(url, connect_args={"timeout": 30})
 
     @event.listens_for(engine.sync_engine, "connect")

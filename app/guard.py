@@ -8,6 +8,7 @@ import re
 import time
 from collections import OrderedDict
 from typing import Any
+from urllib.parse import urlsplit
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -15,8 +16,53 @@ SECURITY_HEADERS = [
     (b"referrer-policy", b"no-referrer"),
     (b"x-content-type-options", b"nosniff"),
     (b"x-frame-options", b"DENY"),
+    (b"permissions-policy", b"camera=(), microphone=(), geolocation=(), payment=(), usb=(), "
+                            b"interest-cohort=()"),
 ]
+# No inline script, no foreign origin for anything; the page's JSON boot data is a data block
+# (never executed). The API's own documentation page loads its viewer from elsewhere: it is
+# left without this policy.
+CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; font-src 'self'; "
+       "connect-src 'self'{sockets}; object-src 'none'; base-uri 'none'; form-action 'self'; "
+       "frame-ancestors 'none'")
+NO_CSP = ("/api/docs",)
+# Seat pages and the seat API carry a player's hand: never kept by a browser or a proxy cache.
+NO_STORE = ("/seat/", "/api/seats/")
+HOST = re.compile(r"[A-Za-z0-9.\-]+(?::[0-9]+)?|\[[0-9A-Fa-f:.]+\](?::[0-9]+)?")
 TOKEN_IN_PATH = re.compile(r"(/(?:api/|ws/)?seats?/)[A-Za-z0-9_\-]{8,}")
+
+
+def header(scope: Scope, name: bytes) -> str | None:
+    for key, value in scope.get("headers", ()):
+        if key == name:
+            return str(value.decode("latin-1"))
+    return None
+
+
+def origin_allowed(scope: Scope, public_url: str | None) -> bool:
+    """Browsers send Origin with every websocket and every cross-site form post: it must be
+    this site. Scripts that send none are fine (they hold no one's cookies or session)."""
+    origin = header(scope, b"origin")
+    if origin is None:
+        return True
+    netloc = urlsplit(origin).netloc.lower()
+    allowed = {(header(scope, b"host") or "").lower()}
+    if public_url:
+        allowed.add(urlsplit(public_url).netloc.lower())
+    return netloc in allowed
+
+
+def response_headers(scope: Scope) -> list[tuple[bytes, bytes]]:
+    """The headers every HTTP answer carries, for this request."""
+    path: str = scope.get("path", "")
+    out = list(SECURITY_HEADERS)
+    if not path.startswith(NO_CSP):
+        host = header(scope, b"host") or ""
+        sockets = f" ws://{host} wss://{host}" if HOST.fullmatch(host) else ""
+        out.append((b"content-security-policy", CSP.format(sockets=sockets).encode()))
+    if path.startswith(NO_STORE):
+        out.append((b"cache-control", b"no-store"))
+    return out
 
 
 class GuardMiddleware:
@@ -48,7 +94,9 @@ class GuardMiddleware:
 
         async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
-                message["headers"] = list(message.get("headers", [])) + SECURITY_HEADERS
+                extra = response_headers(scope)
+                names = {name for name, _ in extra}
+                message["headers"] = [(k, v) for k, v in message.get("headers", []) if k.lower() not in names] + extra
             await send(message)
 
         try:
@@ -68,33 +116,63 @@ async def _too_large(send: Send, limit: int) -> None:
     await send({"type": "http.response.body", "body": body})
 
 
-class FailedLookups:
-    """Counts failed code look-ups per client; past the limit in a minute, answers 429."""
+class CodeBrake:
+    """Brakes the guessing of table codes, per client address.
 
-    def __init__(self, per_minute: int, capacity: int = 10000) -> None:
+    Only wrong codes count: past ``per_minute`` of them in a minute, the address is braked.
+    A braked address still reaches every table it has reached before (and every table where it
+    holds a seat), so a household or an office behind one address plays on while one of them
+    mistypes. What it may not do is learn whether a code it never reached is valid: that would
+    let a guesser go on guessing at full speed, so such look-ups are answered 429 until the
+    brake lifts.
+    """
+
+    def __init__(self, per_minute: int, capacity: int = 10000, remembered: int = 64) -> None:
         self.per_minute = per_minute
         self.capacity = capacity
-        self._hits: OrderedDict[str, list[float]] = OrderedDict()
+        self.remembered = remembered
+        self._misses: OrderedDict[str, list[float]] = OrderedDict()
+        self._known: OrderedDict[str, OrderedDict[str, None]] = OrderedDict()
 
     def _recent(self, client: str, now: float) -> list[float]:
-        hits = [t for t in self._hits.get(client, []) if now - t < 60.0]
-        self._hits[client] = hits
-        self._hits.move_to_end(client)
-        while len(self._hits) > self.capacity:
-            self._hits.popitem(last=False)
-        return hits
+        misses = [t for t in self._misses.get(client, []) if now - t < 60.0]
+        if not misses:
+            self._misses.pop(client, None)
+            return misses
+        self._misses[client] = misses
+        self._misses.move_to_end(client)
+        return misses
 
     def retry_after(self, client: str, now: float | None = None) -> int:
-        """Seconds this client must wait before looking up another code (0: go ahead)."""
+        """Seconds until this client may look up codes it never reached (0: not braked)."""
         now = time.monotonic() if now is None else now
-        hits = self._recent(client, now)
-        if len(hits) < self.per_minute:
+        misses = self._recent(client, now)
+        if len(misses) < self.per_minute:
             return 0
-        return max(1, int(60.0 - (now - hits[0])) + 1)
+        return max(1, int(60.0 - (now - misses[0])) + 1)
 
-    def failed(self, client: str, now: float | None = None) -> None:
+    def missed(self, client: str, now: float | None = None) -> None:
         now = time.monotonic() if now is None else now
-        self._recent(client, now).append(now)
+        self._misses[client] = [*self._recent(client, now), now]
+        self._misses.move_to_end(client)
+        while len(self._misses) > self.capacity:
+            self._misses.popitem(last=False)
+
+    def reached(self, client: str, code: str) -> None:
+        """This client reached the table ``code`` (a valid look-up, or a seat of it)."""
+        codes = self._known.get(client)
+        if codes is None:
+            codes = self._known[client] = OrderedDict()
+            while len(self._known) > self.capacity:
+                self._known.popitem(last=False)
+        codes[code] = None
+        codes.move_to_end(code)
+        self._known.move_to_end(client)
+        while len(codes) > self.remembered:
+            codes.popitem(last=False)
+
+    def knows(self, client: str, code: str) -> bool:
+        return code in self._known.get(client, ())
 
 
 class RedactTokens(logging.Filter):

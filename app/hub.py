@@ -1,102 +1,95 @@
-"""Websocket connections per table, and what each is sent.
+"""Websocket connections per table, and what each is sent: the one place that tells everyone
+about a change (moves, joins, the start, chat, presence), here or in other server processes.
 
-Every connection has an outbox drained by its own task, so a slow reader never holds up the
-others; views are computed once per seat per change, and only for seats that are connected.
+A message goes to the socket at once when it is writable, else it waits in that connection's
+outbox, drained by a task of its own, so a slow reader never holds up the others; views are
+computed once per seat per change, and only for seats that are connected.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from collections import defaultdict
+import time
+from collections import Counter, defaultdict
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 import orjson
 from starlette.types import Send
 
+from app.errors import ApiError
 from app.live import LiveTable, LiveTables
 from app.notify import Notifier
+from app.wire import public_summary, view_message
 from engines.base import views
 
 log = logging.getLogger("parlour.hub")
 OUTBOX_LIMIT = 256
 
 
+class SendNow(Protocol):
+    """A socket that sends without awaiting when it can (app/websocket_protocol.py)."""
+
+    def send_text_now(self, text: str) -> bool: ...
+
+
 @dataclass(eq=False, slots=True)
 class Connection:
-    """One websocket. Messages wait in ``pending``; a drain task exists only while some wait,
-    so an idle connection costs no task, and a slow reader never holds up the others."""
+    """One websocket. A message goes straight to the socket when the server offers a synchronous
+    send and the socket is writable; otherwise it waits in ``pending``, drained by a task that
+    exists only while some wait, so an idle connection costs no task."""
 
     asgi_send: Send
     table_id: int
     player_id: int | None  # None: a spectator
     seat: int | None = None
+    address: str = ""
+    socket: SendNow | None = None
     last_seq: int = -1  # the newest log line this connection has been sent
     last_chat: int = 0
-    pending: list[str | None] = field(default_factory=list)  # short: a list costs less than a deque
+    pending: list[str | tuple[int, str]] = field(default_factory=list)  # a tuple: close (code, reason)
     draining: asyncio.Task[None] | None = None
     closed: bool = False
-    chat_times: list[float] = field(default_factory=list)
 
     def send(self, message: dict[str, Any]) -> None:
         self.send_raw(orjson.dumps(message).decode())
 
-    def send_raw(self, data: str | None) -> None:
-        """Queue an encoded message (one str may be shared by many connections)."""
+    def send_raw(self, data: str) -> None:
+        """Send an encoded message (one str may be shared by many connections)."""
         if self.closed:
             return
-        if data is not None and self.draining is None and not self.pending and self._send_now(data):
+        if self.draining is None and self.socket is not None and self.socket.send_text_now(data):
             return
         if len(self.pending) >= OUTBOX_LIMIT:
             # A reader this far behind gets a fresh start when it reconnects.
             log.info("closing a connection whose outbox is full")
             self.pending.clear()
-            data = None
+            self.close(1013, "too far behind")
+            return
         self.pending.append(data)
-        if data is None:
-            self.closed = True
+        self._drain_later()
+
+    def close(self, code: int, reason: str = "") -> None:
+        """Close after what is already queued; nothing is sent after it."""
+        if self.closed:
+            return
+        self.closed = True
+        self.pending.append((code, reason))
+        self._drain_later()
+
+    def _drain_later(self) -> None:
         if self.draining is None:
-            self.draining = asyncio.create_task(self._drain(None))
+            self.draining = asyncio.create_task(self._drain())
 
-    def _send_now(self, data: str) -> bool:
-        """Hand a message to the server at once, without a task: its send completes without
-        waiting whenever the socket is writable, which is nearly always. When it must wait,
-        a drain task finishes it (and whatever queues behind it). True: nothing left to do."""
-        step = self.asgi_send({"type": "websocket.send", "text": data})
+    async def _drain(self) -> None:
         try:
-            waiting = step.send(None)
-        except StopIteration:
-            return True
-        except Exception:  # the peer went away; the reader side cleans up
-            self.closed = True
-            return True
-        self.draining = asyncio.create_task(self._drain((step, waiting)))
-        return True
-
-    def close(self) -> None:
-        self.send_raw(None)
-
-    async def _drain(self, started: tuple[Any, Any] | None) -> None:
-        try:
-            if started is not None:  # finish the send that had to wait
-                step, waiting = started
-                while True:
-                    if waiting is None:  # a bare yield: give the loop one turn
-                        await asyncio.sleep(0)
-                    else:
-                        waiting._asyncio_future_blocking = False
-                        await waiting
-                    try:
-                        waiting = step.send(None)
-                    except StopIteration:
-                        break
             while self.pending:
-                data = self.pending.pop(0)
-                if data is None:
-                    await self.asgi_send({"type": "websocket.close", "code": 1013})
+                item = self.pending.pop(0)
+                if isinstance(item, tuple):
+                    await self.asgi_send({"type": "websocket.close", "code": item[0], "reason": item[1]})
                     return
-                await self.asgi_send({"type": "websocket.send", "text": data})
+                await self.asgi_send({"type": "websocket.send", "text": item})
         except Exception:  # the peer went away; the reader side cleans up
             self.closed = True
             self.pending.clear()
@@ -104,8 +97,34 @@ class Connection:
             self.draining = None
 
 
+class Window:
+    """At most ``limit`` events per ``seconds`` for each key (a seat, an address)."""
+
+    def __init__(self, limit: int, seconds: float, capacity: int = 20000) -> None:
+        self.limit = limit
+        self.seconds = seconds
+        self.capacity = capacity
+        self._times: dict[Any, list[float]] = {}
+
+    def take(self, key: Any, now: float | None = None) -> float:
+        """Count one event; 0 if allowed, else the seconds to wait (and it is not counted)."""
+        now = time.monotonic() if now is None else now
+        times = self._times.get(key)
+        if times is None:
+            if len(self._times) >= self.capacity:
+                self._times.pop(next(iter(self._times)))
+            times = self._times[key] = []
+        while times and now - times[0] >= self.seconds:
+            times.pop(0)
+        if len(times) >= self.limit:
+            return max(0.1, self.seconds - (now - times[0]))
+        times.append(now)
+        return 0.0
+
+
 class Hub:
-    def __init__(self, live: LiveTables, notifier: Notifier) -> None:
+    def __init__(self, live: LiveTables, notifier: Notifier, *, sockets_per_seat: int = 8,
+                 sockets_per_address: int = 64) -> None:
         self.live = live
         self.notifier = notifier
         self.rooms: dict[int, set[Connection]] = defaultdict(set)
@@ -113,6 +132,12 @@ class Hub:
         self.remote_presence: dict[int, dict[str, set[int]]] = defaultdict(dict)
         self._background: set[asyncio.Task[None]] = set()
         self.serving: set[asyncio.Task[None]] = set()  # the websocket handlers
+        self.sockets_per_seat = sockets_per_seat
+        self.sockets_per_address = sockets_per_address
+        self.by_address: Counter[str] = Counter()
+        # Per seat (or, for spectators, per address), whatever the number of sockets it opens.
+        self.chat_limit = Window(5, 10.0)
+        self.sync_limit = Window(10, 10.0)
 
     # -- membership ---------------------------------------------------------------------------
 
@@ -125,20 +150,34 @@ class Hub:
             ids |= remote
         return ids
 
-    async def join(self, conn: Connection, live: LiveTable) -> None:
+    def admit(self, table_id: int, player_id: int | None, address: str) -> None:
+        """Refuse a socket past the limits per seat and per address (ApiError 429)."""
+        if self.by_address[address] >= self.sockets_per_address:
+            raise ApiError(429, "too_many_connections", "Too many open connections from your address.")
+        if player_id is not None:
+            same_seat = sum(1 for c in self.rooms.get(table_id, ()) if c.player_id == player_id)
+            if same_seat >= self.sockets_per_seat:
+                raise ApiError(429, "too_many_connections",
+                               f"This seat is open in {same_seat} places already; close some of them.")
+
+    def join(self, conn: Connection, live: LiveTable) -> None:
         before = self.local_connected(live.id)
         self.rooms[live.id].add(conn)
-        conn.send({"type": "table", "table": live.public_summary(self.connected(live.id))})
+        self.by_address[conn.address] += 1
+        conn.send({"type": "table", "table": public_summary(live, self.connected(live.id))})
         self.send_view(conn, live)
         if self.local_connected(live.id) != before:
-            await self.presence_changed(live)
+            self.presence_changed(live)
 
-    async def leave(self, conn: Connection) -> None:
+    def leave(self, conn: Connection) -> None:
         room = self.rooms.get(conn.table_id)
-        if room is None:
+        if room is None or conn not in room:
             return
         before = self.local_connected(conn.table_id)
         room.discard(conn)
+        self.by_address[conn.address] -= 1
+        if self.by_address[conn.address] <= 0:
+            del self.by_address[conn.address]
         conn.closed = True
         conn.pending.clear()
         if not room:
@@ -146,9 +185,9 @@ class Hub:
         if self.local_connected(conn.table_id) != before:
             live = self.live.cached(conn.table_id)
             if live is not None:
-                await self.presence_changed(live)
+                self.presence_changed(live)
 
-    async def presence_changed(self, live: LiveTable) -> None:
+    def presence_changed(self, live: LiveTable) -> None:
         self.push_table(live)
         # Shared with other processes in the background: a closing socket never waits on it.
         task = asyncio.create_task(self._share_presence(live.id, sorted(self.local_connected(live.id))))
@@ -174,49 +213,44 @@ class Hub:
 
     # -- what is sent -------------------------------------------------------------------------
 
+    def table_changed(self, live: LiveTable) -> None:
+        """After joins, leaves, the start, or a rebuild: seats, the table, and the views."""
+        self.assign_seats(live)
+        self.push_table(live)
+        self.push_views(live)
+
+    def assign_seats(self, live: LiveTable) -> None:
+        """Each player's connections take the player's seat; a player no longer at the table
+        (left, or removed by the founder) is told so and disconnected."""
+        by_id = {p.id: p for p in live.players}
+        for conn in list(self.rooms.get(live.id, ())):
+            if conn.player_id is None:
+                continue
+            player = by_id.get(conn.player_id)
+            if player is None:
+                conn.send({"type": "error", "error": "not_at_table", "message": "You are no longer at this table."})
+                conn.close(4404, "no longer at this table")
+            else:
+                conn.seat = player.seat
+
     def push_table(self, live: LiveTable) -> None:
         """Players, status, who is connected: after joins, the start, presence changes."""
-        message = orjson.dumps({"type": "table", "table": live.public_summary(self.connected(live.id))}).decode()
+        message = orjson.dumps({"type": "table", "table": public_summary(live, self.connected(live.id))}).decode()
         for conn in list(self.rooms.get(live.id, ())):
             conn.send_raw(message)
 
-    def view_message(self, live: LiveTable, seat: int | None, after_seq: int,
-                     view: dict[str, Any] | None = None,
-                     legal: dict[int, list[Any]] | None = None) -> dict[str, Any]:
-        engine = live.engine
-        awaiting = live.awaiting()
-        moves: list[Any] = []
-        if seat is not None and seat in awaiting:
-            moves = legal[seat] if legal is not None and seat in legal else engine.legal_moves(live.state, seat)
-        message: dict[str, Any] = {
-            "type": "view",
-            "seq": live.seq,
-            "seat": seat,
-            "status": live.status,
-            "awaiting": awaiting,
-            "view": view if view is not None else engine.view(live.state, seat),
-            "log": live.log_for(seat, after_seq),
-            "moves": moves,
-        }
-        if after_seq < 0:  # a connection's first view: the whole log, to replace what it had
-            message["full"] = True
-        if live.status == "finished":
-            message["result"] = live.result
-            message["seed"] = live.seed
-        return message
-
     def send_view(self, conn: Connection, live: LiveTable) -> None:
-        if live.state is None or conn.last_seq >= live.seq:
+        if not live.showable or conn.last_seq >= live.seq:
             return
-        conn.send(self.view_message(live, conn.seat, conn.last_seq))
+        conn.send(view_message(live, conn.seat, conn.last_seq))
         conn.last_seq = live.seq
 
     def push_views(self, live: LiveTable) -> None:
         """Send every connected seat the view after a change: each seat's view is computed
         once (and the engine may share the public part between seats), whatever the number
-        of tabs and spectators."""
+        of tabs and spectators. Never from a state holding a move not yet stored."""
         room = self.rooms.get(live.id)
-        if not room or live.state is None:
+        if not room or not live.showable:
             return
         behind = [conn for conn in room if conn.last_seq < live.seq]
         if not behind:
@@ -225,25 +259,27 @@ class Hub:
         # Legal moves once per awaited seat, shared by its message and (if the engine wants
         # them) its prompt.
         legal = {seat: live.engine.legal_moves(live.state, seat)
-                 for seat in live.awaiting() if seat in seats}
+                 for seat in live.awaiting if seat in seats}
         seat_views = views(live.engine, live.state, seats, legal)
         cache: dict[tuple[int | None, int], str] = {}
         for conn in behind:
             key = (conn.seat, conn.last_seq)
             data = cache.get(key)
             if data is None:
-                data = orjson.dumps(self.view_message(live, conn.seat, conn.last_seq, seat_views[conn.seat],
-                                                      legal)).decode()
+                data = orjson.dumps(view_message(live, conn.seat, conn.last_seq, seat_views[conn.seat], legal)).decode()
                 cache[key] = data
             conn.send_raw(data)
             conn.last_seq = live.seq
 
     def push_chat(self, table_id: int, messages: list[dict[str, Any]]) -> None:
+        """Chat lines to every connection at the table that has not had them."""
         if not messages:
             return
-        data = orjson.dumps({"type": "chat", "messages": messages}).decode()
         for conn in list(self.rooms.get(table_id, ())):
-            conn.send_raw(data)
+            fresh = [m for m in messages if m["id"] > conn.last_chat]
+            if fresh:
+                conn.send({"type": "chat", "messages": fresh})
+                conn.last_chat = fresh[-1]["id"]
 
     def push_error(self, conn: Connection, error: str, message: str, **extra: Any) -> None:
         conn.send({"type": "error", "error": error, "message": message, **extra})
@@ -262,45 +298,39 @@ class Hub:
             if live is not None:
                 self.push_table(live)
             return
-        if table_id not in self.rooms:
-            self.live.forget(table_id)  # nobody here watches it: reload when next asked
-            return
+        if table_id not in self.rooms and self.live.forget(table_id):
+            return  # nobody here watches it: it is reloaded when next asked for
         if kind == "lobby":
-            self.live.forget(table_id)
-            live = await self.live.get(table_id)
-            if live is not None:
-                self.push_table(live)
-                self._assign_seats(live)
-                self.push_views(live)
+            await self.reload(table_id)
         elif kind == "moves":
-            live = await self.live.get(table_id)
-            if live is None:
-                return
-            async with live.lock:
-                before = live.status
-                carried = payload.get("m")
-                try:
-                    applied = bool(carried) and self.live.apply_carried(live, carried)
-                except Exception:  # a cache that cannot take them is rebuilt from the store
-                    log.exception("applying carried moves failed")
-                    self.live.forget(table_id)
+            async with self.live.hold(table_id) as live:
+                if live is None:
                     return
-                if not applied:
-                    await self.live.catch_up(live)
-            if live.status != before:
-                self.push_table(live)
-            self.push_views(live)
+                before = live.status
+                try:
+                    await self.live.catch_up(live, payload.get("m"))
+                except Exception:  # a cache that cannot take them is rebuilt from the store
+                    log.warning("catching up table %s failed; rebuilding it", table_id, exc_info=True)
+                    fresh = await self.live.reload(live)
+                    if fresh is not None:
+                        self.table_changed(fresh)
+                    return
+                if live.status != before:
+                    self.push_table(live)
+                self.push_views(live)
         elif kind == "chat":
             from app.chat import recent_chat  # a late import: chat needs the hub's types
 
             room = self.rooms.get(table_id, set())
             since = min((c.last_chat for c in room), default=0)
-            messages = await recent_chat(self.live, table_id, after_id=since)
-            for conn in list(room):
-                fresh = [m for m in messages if m["id"] > conn.last_chat]
-                if fresh:
-                    conn.send({"type": "chat", "messages": fresh})
-                    conn.last_chat = fresh[-1]["id"]
+            self.push_chat(table_id, await recent_chat(self.live, table_id, after_id=since))
+
+    async def reload(self, table_id: int) -> None:
+        """Rebuild a table from the database and tell its connections."""
+        async with self.live.hold(table_id) as live:
+            fresh = await self.live.reload(live) if live is not None else None
+            if fresh is not None:
+                self.table_changed(fresh)
 
     async def resync(self) -> None:
         """After missed notifications: reload every table someone here watches, forget the rest."""
@@ -308,10 +338,4 @@ class Hub:
             if table_id not in self.rooms:
                 self.live.forget(table_id)
         for table_id in list(self.rooms):
-            await self.on_notification({"t": table_id, "k": "lobby"})
-
-    def _assign_seats(self, live: LiveTable) -> None:
-        by_id = {p.id: p for p in live.players}
-        for conn in self.rooms.get(live.id, ()):
-            if conn.player_id is not None and conn.player_id in by_id:
-                conn.seat = by_id[conn.player_id].seat
+            await self.reload(table_id)

@@ -8,6 +8,12 @@ no ORM and exactly one transaction per batch.
 
 ``append`` answers False when the (table, seq) slot is already taken — another server
 process stored a move there first.
+
+One bad write never fails its batch: everything is encoded before it is queued (a move that
+cannot be encoded is refused before it touches the game), and when a batch's transaction fails
+anyway, its writes are retried one per transaction, so only the failing one fails. A batch is
+written in (table, seq) order: two processes inserting the same moves lock them in the same
+order and never deadlock.
 """
 
 from __future__ import annotations
@@ -39,14 +45,20 @@ def dumps(value: Any) -> str:
 
 @dataclass
 class MoveWrite:
+    """One accepted move, already encoded as JSON text (so writing it cannot fail on encoding)."""
+
     table_id: int
     seq: int
     seat: int
-    move: dict[str, Any]
-    events: list[dict[str, Any]]
-    snapshot: dict[str, Any] | None = None  # engine state after the move, now and then
-    result: dict[str, Any] | None = None  # set on the move that ends the game
+    move: str  # the canonical move
+    events: str
+    snapshot: str | None = None  # engine state after the move, now and then
+    result: str | None = None  # set on the move that ends the game
     created_at: datetime = field(default_factory=utcnow)
+
+    def carried(self) -> str:
+        """The move as another process applies it: [seq, seat, move, events]."""
+        return f"[{self.seq},{self.seat},{self.move},{self.events}]"
 
 
 class Journal:
@@ -78,19 +90,42 @@ class Journal:
             batch = [await self._queue.get()]
             while not self._queue.empty():
                 batch.append(self._queue.get_nowait())
+            await self._commit(batch)
+
+    async def _commit(self, batch: list[tuple[MoveWrite, asyncio.Future[bool]]]) -> None:
+        batch.sort(key=lambda item: (item[0].table_id, item[0].seq))
+        try:
+            stored = await self._write_retrying([w for w, _ in batch])
+        except Exception as exc:
+            if len(batch) == 1:
+                log.exception("writing a move failed")
+                _answer(batch[0][1], None, exc)
+                return
+            # Isolate the failing write: each again in a transaction of its own.
+            log.warning("writing %d moves together failed (%s); writing them one by one", len(batch), exc)
+            for item in batch:
+                await self._commit([item])
+            return
+        self.batches += 1
+        self.moves += len(batch)
+        for (_, fut), ok in zip(batch, stored, strict=True):
+            _answer(fut, ok, None)
+
+    async def _write_retrying(self, batch: list[MoveWrite]) -> list[bool]:
+        """A transaction that failed for a passing reason (a deadlock, a connection dropped by a
+        restarted database) is tried again, a few times: nothing of it was stored."""
+        for attempt in range(3):
             try:
-                stored = await self._write([w for w, _ in batch])
+                return await self._write(batch)
             except Exception as exc:
-                log.exception("writing %d moves failed", len(batch))
-                for _, fut in batch:
-                    if not fut.done():
-                        fut.set_exception(exc)
-                continue
-            self.batches += 1
-            self.moves += len(batch)
-            for (_, fut), ok in zip(batch, stored, strict=True):
-                if not fut.done():
-                    fut.set_result(ok)
+                if attempt == 2 or not self._transient(exc):
+                    raise
+                log.warning("a commit failed (%s); trying again", exc)
+                await asyncio.sleep(0.05 * (attempt + 1))
+        raise AssertionError("unreachable")
+
+    def _transient(self, exc: Exception) -> bool:
+        return False
 
     async def _open(self) -> None:
         raise NotImplementedError
@@ -166,6 +201,9 @@ class SqliteJournal(Journal):
         stored: list[bool] = await self._call(self._write_sync, batch)
         return stored
 
+    def _transient(self, exc: Exception) -> bool:
+        return isinstance(exc, sqlite3.OperationalError) and "locked" in str(exc)
+
     def _write_sync(self, batch: list[MoveWrite]) -> list[bool]:
         conn = self._conn
         assert conn is not None
@@ -174,16 +212,15 @@ class SqliteJournal(Journal):
         try:
             for w in batch:
                 stamp = w.created_at.isoformat(sep=" ")
-                cur = conn.execute(self.INSERT_MOVE, (w.table_id, w.seq, w.seat, dumps(w.move), dumps(w.events),
-                                                      stamp))
+                cur = conn.execute(self.INSERT_MOVE, (w.table_id, w.seq, w.seat, w.move, w.events, stamp))
                 ok = cur.rowcount == 1
                 stored.append(ok)
                 if not ok:
                     continue
                 if w.snapshot is not None:
-                    conn.execute(self.INSERT_SNAPSHOT, (w.table_id, w.seq, dumps(w.snapshot)))
+                    conn.execute(self.INSERT_SNAPSHOT, (w.table_id, w.seq, w.snapshot))
                 if w.result is not None:
-                    conn.execute(self.FINISH, (w.seq, dumps(w.result), stamp, w.table_id))
+                    conn.execute(self.FINISH, (w.seq, w.result, stamp, w.table_id))
             conn.execute("COMMIT")
         except BaseException:
             conn.execute("ROLLBACK")
@@ -216,6 +253,12 @@ class PostgresJournal(Journal):
             with contextlib.suppress(Exception):
                 await self._conn.close()
 
+    def _transient(self, exc: Exception) -> bool:
+        import psycopg
+
+        # A dropped connection, a deadlock or a serialization failure (both TransactionRollback).
+        return isinstance(exc, psycopg.OperationalError)
+
     async def _write(self, batch: list[MoveWrite]) -> list[bool]:
         import psycopg
 
@@ -223,34 +266,45 @@ class PostgresJournal(Journal):
             self._conn = await psycopg.AsyncConnection.connect(self.dsn)
         conn = self._conn
         stored: list[bool] = []
-        carried: dict[int, list[list[Any]]] = {}
+        carried: dict[int, list[MoveWrite]] = {}
         try:
             async with conn.transaction(), conn.cursor() as cur:
                 for w in batch:
-                    await cur.execute(self.INSERT_MOVE, (w.table_id, w.seq, w.seat, dumps(w.move),
-                                                         dumps(w.events), w.created_at))
+                    await cur.execute(self.INSERT_MOVE, (w.table_id, w.seq, w.seat, w.move, w.events,
+                                                         w.created_at))
                     ok = cur.rowcount == 1
                     stored.append(ok)
                     if not ok:
                         continue
-                    carried.setdefault(w.table_id, []).append([w.seq, w.seat, w.move, w.events])
+                    carried.setdefault(w.table_id, []).append(w)
                     if w.snapshot is not None:
-                        await cur.execute(self.INSERT_SNAPSHOT, (w.table_id, w.seq, dumps(w.snapshot)))
+                        await cur.execute(self.INSERT_SNAPSHOT, (w.table_id, w.seq, w.snapshot))
                     if w.result is not None:
-                        await cur.execute(self.FINISH, (w.seq, dumps(w.result), w.created_at, w.table_id))
-                for table_id, moves in carried.items():
+                        await cur.execute(self.FINISH, (w.seq, w.result, w.created_at, w.table_id))
+                for table_id, writes in carried.items():
                     # The moves ride along, so other processes apply them without reading them
                     # back; past NOTIFY's 8000-byte limit they read them from the table instead.
-                    note = {"p": self.notifier.process_id, "t": table_id, "k": "moves", "seq": moves[-1][0]}
-                    payload = dumps({**note, "m": moves})
+                    note = dumps({"p": self.notifier.process_id, "t": table_id, "k": "moves",
+                                  "seq": writes[-1].seq})
+                    payload = note[:-1] + ',"m":[' + ",".join(w.carried() for w in writes) + "]}"
                     if len(payload.encode()) > 7900:
-                        payload = dumps(note)
+                        payload = note
                     await cur.execute("SELECT pg_notify(%s, %s)", (CHANNEL, payload))
         except psycopg.OperationalError:
-            with contextlib.suppress(Exception):
-                await conn.close()
+            if conn.broken:  # a restarted database: connect again for the next try
+                with contextlib.suppress(Exception):
+                    await conn.close()
             raise
         return stored
+
+
+def _answer(fut: asyncio.Future[bool], ok: bool | None, exc: BaseException | None) -> None:
+    if fut.done():  # its awaiter was cancelled
+        return
+    if exc is not None:
+        fut.set_exception(exc)
+    else:
+        fut.set_result(bool(ok))
 
 
 def _settle(fut: asyncio.Future[Any], result: Any, exc: BaseException | None) -> None:

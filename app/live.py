@@ -2,6 +2,12 @@
 
 The database is the truth (moves are append-only); a LiveTable is a cache of the state it implies,
 so a move is checked and applied without re-reading anything.
+
+The rule that keeps the cache honest: the state holds only stored moves whenever anyone may look.
+A move is applied under the table's lock and marked ``pending`` until its commit; nothing is
+derived from a pending state (views, the awaited seats, the log), and when storing fails the
+table is rebuilt from the database. A copy dropped from the cache is ``retired``: whoever still
+holds it fetches the current one (``LiveTables.hold``) instead of using it.
 """
 
 from __future__ import annotations
@@ -9,6 +15,8 @@ from __future__ import annotations
 import asyncio
 import re
 from collections import OrderedDict
+from collections.abc import AsyncIterator, Iterable, Sequence
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -16,7 +24,7 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import async_sessionmaker
 
 from app.models import GameTable, MoveRecord, Player, Snapshot
-from engines.base import Engine, Event
+from engines.base import Engine, Event, new_game
 
 SEAT_REF = re.compile(r"\{seat:(\d+)\}")
 
@@ -29,10 +37,6 @@ class PlayerInfo:
     seat: int | None
     is_founder: bool
     token_hash: str
-
-    def public(self, connected: bool) -> dict[str, Any]:
-        return {"name": self.name, "seat": self.seat, "founder": self.is_founder,
-                "joined": self.joined, "connected": connected}
 
 
 @dataclass
@@ -52,11 +56,15 @@ class LiveTable:
     seed: str
     seed_hash: str
     players: list[PlayerInfo]
+    rules_version: int = 1
     seq: int = 0
     state: Any = None
     result: dict[str, Any] | None = None
+    awaiting: list[int] = field(default_factory=list)  # the seats awaited at ``seq``
     log: list[LogEntry] = field(default_factory=list)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    pending: bool = False  # a move is applied to ``state`` but not yet stored
+    retired: bool = False  # dropped from the cache: fetch the current copy instead
     _names: dict[int, str] = field(default_factory=dict)
     _names_key: tuple[str, int] | None = None
 
@@ -67,6 +75,11 @@ class LiveTable:
     @property
     def max_seats(self) -> int:
         return self.engine.max_seats
+
+    @property
+    def showable(self) -> bool:
+        """May views be derived from ``state`` now (it holds only stored moves)?"""
+        return self.state is not None and not self.pending and not self.retired
 
     def player_by_hash(self, token_hash: str) -> PlayerInfo | None:
         for p in self.players:
@@ -83,49 +96,34 @@ class LiveTable:
             self._names_key = key
         return self._names
 
-    def awaiting(self) -> list[int]:
-        if self.status != "playing" or self.state is None:
-            return []
-        return sorted(self.engine.to_act(self.state))
-
     def render_text(self, text: str) -> str:
         names = self.names_by_seat()
         return SEAT_REF.sub(lambda m: names.get(int(m.group(1)), f"Seat {int(m.group(1)) + 1}"), text)
 
-    def log_for(self, seat: int | None, after_seq: int = -1) -> list[dict[str, Any]]:
-        """The log lines after ``after_seq`` as this seat reads them (names filled in);
-        ``after_seq`` < 0 is the whole log, opening with the seats drawn by lot."""
-        out: list[dict[str, Any]] = []
-        if after_seq < 0 and self.status != "gathering":
-            order = ", ".join(f"{p.seat + 1}. {p.name}" for p in self.players if p.seat is not None)
-            out.append({"seq": 0, "text": f"Seats were drawn by lot: {order}. The game begins."})
-        key = str(seat) if seat is not None else None
-        start = len(self.log)
-        while start > 0 and self.log[start - 1].seq > after_seq:
-            start -= 1
-        for entry in self.log[start:]:
-            for ev in entry.events:
-                private = ev.get("private") or {}
-                text = private.get(key, ev["text"]) if key is not None else ev["text"]
-                out.append({"seq": entry.seq, "text": self.render_text(text)})
-        return out
+    def settle(self) -> None:
+        """Derive the awaited seats, the status and the result from a state of stored moves."""
+        if self.state is None or self.status == "gathering":
+            self.awaiting = []
+            return
+        result = self.engine.result(self.state)
+        if result is not None:
+            self.status, self.result = "finished", result.as_json()
+            self.awaiting = []
+        else:
+            self.awaiting = sorted(self.engine.to_act(self.state))
 
-    def public_summary(self, connected: set[int] | frozenset[int] = frozenset()) -> dict[str, Any]:
-        """What anybody holding the code may know about the table."""
-        return {
-            "code": self.code,
-            "game": self.game,
-            "title": self.engine.title,
-            "status": self.status,
-            "players": [p.public(p.id in connected) for p in self.players],
-            "min_seats": self.min_seats,
-            "max_seats": self.max_seats,
-            "seq": self.seq,
-            "awaiting": self.awaiting(),
-            "seed_hash": self.seed_hash if self.status != "gathering" else None,
-            "seed": self.seed if self.status == "finished" else None,
-            "result": self.result,
-        }
+    def follow(self, moves: Iterable[Sequence[Any]]) -> None:
+        """Apply stored moves (seq, seat, move, events) in order. Moves at or before ``seq`` only
+        add their log lines (a load from a snapshot); a gap raises ``LookupError``."""
+        for seq, seat, move, events in moves:
+            if seq > self.seq:
+                if seq != self.seq + 1:
+                    raise LookupError(f"move {seq} does not follow move {self.seq}")
+                self.engine.play(self.state, seat, move)
+                self.seq = seq
+            if not self.log or self.log[-1].seq < seq:
+                self.log.append(LogEntry(seq, list(events)))
+        self.settle()
 
 
 def encode_events(events: list[Event]) -> list[dict[str, Any]]:
@@ -149,7 +147,7 @@ class LiveTables:
         self._tables: OrderedDict[int, LiveTable] = OrderedDict()
         self._by_code: dict[str, int] = {}
         self._by_token: dict[str, int] = {}
-        self._loading: dict[int, asyncio.Future[LiveTable]] = {}
+        self._loading: dict[int, asyncio.Future[LiveTable | None]] = {}
 
     def cached_ids(self) -> list[int]:
         return list(self._tables)
@@ -157,12 +155,24 @@ class LiveTables:
     def cached(self, table_id: int) -> LiveTable | None:
         return self._tables.get(table_id)
 
-    def forget(self, table_id: int) -> None:
-        live = self._tables.pop(table_id, None)
-        if live is not None:
-            self._by_code.pop(live.code, None)
-            for p in live.players:
-                self._by_token.pop(p.token_hash, None)
+    def forget(self, table_id: int) -> bool:
+        """Drop a table from the cache, unless someone holds its lock (then it may be mid-move:
+        only its holder may rebuild it). True if it is gone."""
+        live = self._tables.get(table_id)
+        if live is None:
+            return True
+        if live.lock.locked():
+            return False
+        self._drop(live)
+        return True
+
+    def _drop(self, live: LiveTable) -> None:
+        if self._tables.get(live.id) is live:
+            del self._tables[live.id]
+        live.retired = True
+        self._by_code.pop(live.code, None)
+        for p in live.players:
+            self._by_token.pop(p.token_hash, None)
 
     def remember(self, live: LiveTable) -> None:
         self._tables[live.id] = live
@@ -170,9 +180,35 @@ class LiveTables:
         self._by_code[live.code] = live.id
         for p in live.players:
             self._by_token[p.token_hash] = live.id
-        while len(self._tables) > self.capacity:
-            oldest, _ = next(iter(self._tables.items()))
-            self.forget(oldest)
+        for _ in range(len(self._tables) - self.capacity):
+            oldest = next(iter(self._tables.values()))
+            if oldest.lock.locked():  # in use: keep it, try the next one later
+                self._tables.move_to_end(oldest.id)
+                continue
+            self._drop(oldest)
+
+    async def reload(self, live: LiveTable) -> LiveTable | None:
+        """Rebuild a table from the database. Call it holding ``live.lock`` (or for a table
+        nobody holds): the old copy is retired, so it is never used again."""
+        self._drop(live)
+        return await self.get(live.id)
+
+    @asynccontextmanager
+    async def hold(self, table_id: int) -> AsyncIterator[LiveTable | None]:
+        """The table's current copy, with its lock held: moves, catch-ups and reloads happen
+        only here, one at a time."""
+        live = await self.get(table_id)
+        while live is not None:
+            await live.lock.acquire()
+            if not live.retired:
+                break
+            live.lock.release()
+            live = await self.get(table_id)
+        try:
+            yield live
+        finally:
+            if live is not None:
+                live.lock.release()
 
     async def by_code(self, code: str) -> LiveTable | None:
         table_id = self._by_code.get(code)
@@ -195,8 +231,10 @@ class LiveTables:
             return None
         player = live.player_by_hash(token_hash)
         if player is None:  # the cache predates this player: reload once
-            self.forget(table_id)
-            live = await self.get(table_id)
+            async with self.hold(table_id) as held:
+                if held is not None and held.player_by_hash(token_hash) is None:
+                    held = await self.reload(held)
+                live = held
             player = live.player_by_hash(token_hash) if live else None
             if live is None or player is None:
                 return None
@@ -210,13 +248,13 @@ class LiveTables:
         pending = self._loading.get(table_id)
         if pending is not None:
             return await asyncio.shield(pending)
-        fut: asyncio.Future[LiveTable] = asyncio.get_running_loop().create_future()
+        fut: asyncio.Future[LiveTable | None] = asyncio.get_running_loop().create_future()
         self._loading[table_id] = fut
         try:
             loaded = await self._load(table_id)
             if loaded is not None:
                 self.remember(loaded)
-            fut.set_result(loaded)  # type: ignore[arg-type]
+            fut.set_result(loaded)
             return loaded
         except BaseException as exc:
             fut.set_exception(exc)
@@ -237,7 +275,7 @@ class LiveTables:
                 options=dict(row.options), status=row.status, seed=row.seed, seed_hash=row.seed_hash,
                 players=[PlayerInfo(p.id, p.name, p.joined, p.seat, p.is_founder, p.token_hash)
                          for p in players],
-                result=row.result,
+                rules_version=row.rules_version, result=row.result,
             )
             if row.status == "gathering":
                 return live
@@ -248,54 +286,28 @@ class LiveTables:
             moves = (await s.execute(
                 select(MoveRecord.seq, MoveRecord.seat, MoveRecord.move, MoveRecord.events)
                 .where(MoveRecord.table_id == table_id).order_by(MoveRecord.seq))).all()
-        engine = live.engine
         if snap is not None:
-            live.state = engine.decode(snap.state)
+            live.state = live.engine.decode(snap.state)
             live.seq = snap.seq
         else:
             live.state = new_state(live)
-        for m in moves:
-            live.log.append(LogEntry(m.seq, list(m.events)))
-            if m.seq > live.seq:
-                engine.play(live.state, m.seat, m.move)
-                live.seq = m.seq
+        live.follow(moves)
         return live
 
-    def apply_carried(self, live: LiveTable, moves: list[list[Any]]) -> bool:
-        """Apply moves another process stored and sent along with its notification.
-        False when they do not follow on from this cache (then read them from the database)."""
-        fresh = [m for m in moves if m[0] > live.seq]
-        if not fresh:
-            return True
-        if fresh[0][0] != live.seq + 1:
-            return False
-        for seq, seat, move, events in fresh:
-            live.engine.play(live.state, seat, move)
-            live.seq = seq
-            live.log.append(LogEntry(seq, list(events)))
-        result = live.engine.result(live.state)
-        if result is not None:
-            live.status, live.result = "finished", result.as_json()
-        return True
-
-    async def catch_up(self, live: LiveTable) -> int:
-        """Apply the moves another server process stored since this cache was built."""
+    async def catch_up(self, live: LiveTable, carried: list[list[Any]] | None = None) -> None:
+        """Bring a held table up to the database: apply the moves another process stored
+        (``carried`` with its notification, else read after ``live.seq``)."""
+        if carried and carried[0][0] <= live.seq + 1:
+            live.follow(m for m in carried if m[0] > live.seq)
+            return
         async with self.sessions() as s:
             moves = (await s.execute(
                 select(MoveRecord.seq, MoveRecord.seat, MoveRecord.move, MoveRecord.events)
                 .where(MoveRecord.table_id == live.id, MoveRecord.seq > live.seq)
                 .order_by(MoveRecord.seq))).all()
-            if moves:
-                row = await s.get(GameTable, live.id)
-                if row is not None:
-                    live.status, live.result = row.status, row.result
-        for m in moves:
-            live.engine.play(live.state, m.seat, m.move)
-            live.seq = m.seq
-            live.log.append(LogEntry(m.seq, list(m.events)))
-        return len(moves)
+        live.follow(moves)
 
 
 def new_state(live: LiveTable) -> Any:
     seats = sum(1 for p in live.players if p.seat is not None)
-    return live.engine.new_game(seats, int(live.seed, 16), live.options)
+    return new_game(live.engine, seats, int(live.seed, 16), live.options, version=live.rules_version)

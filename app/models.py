@@ -30,6 +30,8 @@ class GameTable(Base):
     seed: Mapped[str] = mapped_column(String(64))  # secret until the game ends
     seed_hash: Mapped[str] = mapped_column(String(64))
     seq: Mapped[int] = mapped_column(Integer, default=0)
+    # The engine's rules version the table was dealt under (set at the start; 1 before versions).
+    rules_version: Mapped[int] = mapped_column(Integer, default=1, server_default="1")
     result: Mapped[dict[str, Any] | None] = mapped_column(JSON, default=None)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     started_at: Mapped[datetime | None] = mapped_column(default=None)

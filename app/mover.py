@@ -1,28 +1,38 @@
 """Playing a move, in the order lichess's MovePlayer does it: check seat and turn, ask the
-engine, store, then broadcast."""
+engine, store, then broadcast.
+
+A move changes the live state only once it is stored: under the table's lock it is encoded
+first (a move the journal could not write is refused before it touches the game), applied to the
+cached state with the table marked ``pending`` (nothing is shown from a pending state), stored,
+and only then published: seq, log, awaited seats, views. If storing fails, or another server
+process stored that seq first, the table is rebuilt from the database: the change is undone
+exactly, and the rebuilt table is what everyone is shown.
+"""
 
 from __future__ import annotations
 
 import logging
 from typing import Any
 
+import orjson
+
 from app.errors import ApiError
 from app.hub import Hub
 from app.journal import Journal, MoveWrite
 from app.live import LiveTable, LiveTables, LogEntry, PlayerInfo, encode_events
 from app.metrics import MoveTimes, now
-from engines.base import IllegalMove
+from engines.base import IllegalMove, canonical_move
 
 log = logging.getLogger("parlour.mover")
 
 
-class SeqTaken(Exception):
-    """The move's seq was stored by another server process first."""
-
-
-def stale(live: LiveTable) -> ApiError:
+def stale(live: LiveTable | None, seq: int) -> ApiError:
     return ApiError(409, "stale", "The table moved on since you last looked; here is where it stands now.",
-                    seq=live.seq)
+                    seq=live.seq if live is not None else seq)
+
+
+def dumps(value: Any) -> str:
+    return orjson.dumps(value).decode()
 
 
 class Mover:
@@ -36,70 +46,104 @@ class Mover:
     async def play(self, live: LiveTable, player: PlayerInfo, seq: object, move: object) -> int:
         """Apply ``move`` for ``player`` if it is legal at ``seq``; return the new seq."""
         started = now()
-        new_seq = await self._play(live, player, seq, move)
+        new_seq = await self._play(live.id, player.token_hash, seq, move)
         self.times.record(now() - started)
         return new_seq
 
-    async def _play(self, live: LiveTable, player: PlayerInfo, seq: object, move: object) -> int:
+    async def _play(self, table_id: int, token_hash: str, seq: object, move: object) -> int:
         if not isinstance(seq, int) or isinstance(seq, bool):
             raise ApiError(422, "malformed_move", "A move names the seq it was chosen at (an integer).")
         if not isinstance(move, dict) or not isinstance(move.get("type"), str):
             raise ApiError(422, "malformed_move", 'A move is an object with a "type", e.g. {"type": "pass"}.')
-        async with live.lock:
+        try:  # what the journal could not write is refused before it touches the game
+            orjson.dumps(move)
+        except (TypeError, orjson.JSONEncodeError):
+            raise ApiError(422, "malformed_move", "A move holds only JSON values, with whole numbers "
+                           "of at most 64 bits.") from None
+        async with self.live.hold(table_id) as live:
+            if live is None:
+                raise ApiError(404, "unknown_table", "This table is gone.")
             if live.status == "gathering":
                 raise ApiError(409, "not_started", "The game has not begun yet.")
+            if seq > live.seq and live.status == "playing":  # another server process is ahead
+                await self._catch_up(live, seq)
             if live.status == "finished":
                 raise ApiError(409, "finished", "The game is over; no more moves.")
-            if seq > live.seq:  # another server process is ahead of this cache
-                await self.live.catch_up(live)
             if seq != live.seq:
-                raise stale(live)
-            seat = player.seat
-            engine = live.engine
-            if seat is None:
+                raise stale(live, seq)
+            player = live.player_by_hash(token_hash)
+            if player is None or player.seat is None:
                 raise ApiError(403, "no_seat", "You have no seat at this table.")
-            awaiting = engine.to_act(live.state)
-            if seat not in awaiting:
+            seat = player.seat
+            if seat not in live.awaiting:
                 names = live.names_by_seat()
-                who = ", ".join(names.get(s, "?") for s in sorted(awaiting)) or "nobody"
+                who = ", ".join(names.get(s, "?") for s in live.awaiting) or "nobody"
                 raise ApiError(422, "not_your_turn", f"It is not your turn: the table awaits {who}.")
+            live.pending = True
             try:
-                events = engine.play(live.state, seat, move)
-            except IllegalMove as exc:
-                raise ApiError(422, exc.code, live.render_text(exc.message), rule=exc.rule) from None
-            except Exception:
-                # An engine failure may have left the state half-changed: rebuild it from the store.
-                log.exception("engine %s failed on a move", live.game)
-                self.live.forget(live.id)
-                raise ApiError(422, "rejected_move", "The rules engine could not apply this move; "
-                               "nothing was changed.") from None
-            new_seq = live.seq + 1
-            encoded = encode_events(events)
-            result = engine.result(live.state)
-            try:
-                await self._store(live, seat, new_seq, move, encoded, result)
-            except SeqTaken:
-                self.live.forget(live.id)  # another server process stored this seq first
-                fresh = await self.live.get(live.id)
-                raise stale(fresh or live) from None
-            except Exception:
-                self.live.forget(live.id)
+                write = self._apply(live, seat, move)
+                stored = await self.journal.append(write)
+            except ApiError:
+                await self._undo(live)
                 raise
-            live.seq = new_seq
-            live.log.append(LogEntry(new_seq, encoded))
-            if result is not None:
-                live.status = "finished"
-                live.result = result.as_json()
-        if result is not None:
-            self.hub.push_table(live)
-        self.hub.push_views(live)
-        return new_seq
+            except Exception:
+                log.exception("storing a move of table %s failed", live.id)
+                await self._undo(live)
+                raise ApiError(503, "not_stored", "The move could not be stored; nothing was changed. "
+                               "Try again.") from None
+            if not stored:  # another server process stored this seq first
+                fresh = await self._undo(live)
+                raise stale(fresh, seq)
+            live.pending = False
+            live.seq = write.seq
+            live.log.append(LogEntry(write.seq, orjson.loads(write.events)))
+            before = live.status
+            live.settle()
+            if live.status != before:
+                self.hub.push_table(live)
+            self.hub.push_views(live)
+            return live.seq
 
-    async def _store(self, live: LiveTable, seat: int, seq: int, move: dict[str, Any],
-                     events: list[dict[str, Any]], result: Any) -> None:
-        snapshot = live.engine.encode(live.state) if seq % self.snapshot_every == 0 else None
-        stored = await self.journal.append(MoveWrite(
-            live.id, seq, seat, move, events, snapshot=snapshot,
-            result=result.as_json() if result is not None else None))
-        if not stored:
-            raise SeqTaken
+    def _apply(self, live: LiveTable, seat: int, move: dict[str, Any]) -> MoveWrite:
+        """Play the move on the cached state and encode what is stored; the caller undoes it
+        if anything here fails."""
+        engine = live.engine
+        try:
+            events = engine.play(live.state, seat, move)
+        except IllegalMove as exc:  # the state is as it was
+            live.pending = False
+            raise ApiError(422, exc.code, live.render_text(exc.message), rule=exc.rule) from None
+        except Exception:
+            log.exception("engine %s failed on a move", live.game)
+            raise ApiError(422, "rejected_move", "The rules engine could not apply this move; "
+                           "nothing was changed.") from None
+        try:
+            seq = live.seq + 1
+            result = engine.result(live.state)
+            return MoveWrite(
+                live.id, seq, seat, dumps(canonical_move(engine, move)), dumps(encode_events(events)),
+                snapshot=dumps(engine.encode(live.state)) if seq % self.snapshot_every == 0 else None,
+                result=dumps(result.as_json()) if result is not None else None)
+        except Exception:
+            log.exception("encoding a move of %s failed", live.game)
+            raise ApiError(422, "rejected_move", "This move could not be recorded; nothing was changed.") from None
+
+    async def _undo(self, live: LiveTable) -> LiveTable | None:
+        """Rebuild a held table from the database (a no-op when nothing was applied), and show
+        the connections anything they missed meanwhile."""
+        if not live.pending:
+            return live
+        fresh = await self.live.reload(live)
+        if fresh is not None:
+            self.hub.table_changed(fresh)
+        return fresh
+
+    async def _catch_up(self, live: LiveTable, seq: int) -> None:
+        """Apply the moves other processes stored. A cache that cannot take them is rebuilt,
+        and the move is answered stale: it is judged again against the rebuilt table."""
+        try:
+            await self.live.catch_up(live)
+        except Exception:
+            log.warning("catching up table %s failed; rebuilding it", live.id, exc_info=True)
+            live.pending = True
+            raise stale(await self._undo(live), seq) from None

@@ -10,14 +10,15 @@ from starlette.requests import HTTPConnection
 
 from app.config import Settings, is_postgres
 from app.db import make_engine, sessionmaker
-from app.guard import FailedLookups
+from app.errors import ApiError, not_found
+from app.guard import CodeBrake
 from app.hub import Hub
 from app.journal import make_journal
 from app.live import LiveTable, LiveTables, PlayerInfo
 from app.mover import Mover
 from app.notify import Notifier, PostgresNotifier
 from app.rooms import Rooms
-from app.tokens import hash_token
+from app.tokens import hash_token, normalize_code
 from engines.base import Engine
 from engines.registry import load_engines
 
@@ -31,11 +32,12 @@ class Parlour:
         self.notifier: Notifier = (PostgresNotifier(settings.database_url)
                                    if is_postgres(settings.database_url) else Notifier())
         self.live = LiveTables(self.sessions, self.engines)
-        self.hub = Hub(self.live, self.notifier)
-        self.rooms = Rooms(self.live, self.notifier)
+        self.hub = Hub(self.live, self.notifier, sockets_per_seat=settings.sockets_per_seat,
+                       sockets_per_address=settings.sockets_per_address)
+        self.rooms = Rooms(self.live, self.notifier, self.hub)
         self.journal = make_journal(settings.database_url, self.notifier)
         self.mover = Mover(self.live, self.hub, self.journal, settings.snapshot_every)
-        self.failed_lookups = FailedLookups(settings.failed_lookups_per_minute)
+        self.code_brake = CodeBrake(settings.failed_lookups_per_minute)
 
     async def start(self) -> None:
         await self.journal.start()
@@ -58,10 +60,31 @@ class Parlour:
             return self.settings.public_url.rstrip("/")
         return str(conn.base_url).rstrip("/")
 
-    async def seat(self, token: str) -> tuple[LiveTable, PlayerInfo] | None:
+    async def seat(self, token: str, client: str | None = None) -> tuple[LiveTable, PlayerInfo] | None:
+        """The table and player of a seat token. A client that holds a seat has reached its table:
+        the code brake never keeps it from it."""
         if not 8 <= len(token) <= 128:
             return None
-        return await self.live.by_token_hash(hash_token(token))
+        found = await self.live.by_token_hash(hash_token(token))
+        if found is not None and client is not None:
+            self.code_brake.reached(client, found[0].code)
+        return found
+
+    async def find_table(self, client: str, raw_code: str) -> LiveTable:
+        """The table with this code (404), braking the guessing of codes (429): see CodeBrake."""
+        code = normalize_code(raw_code)
+        live = await self.live.by_code(code) if code else None
+        brake = self.code_brake
+        wait = brake.retry_after(client)
+        if live is None:
+            brake.missed(client)
+        elif not wait or brake.knows(client, live.code):
+            brake.reached(client, live.code)
+            return live
+        if wait:
+            raise ApiError(429, "too_many_attempts",
+                           f"Too many unknown codes from your address; try again in {wait} s.", retry_after=wait)
+        raise not_found("table")
 
 
 def get_parlour(conn: HTTPConnection) -> Parlour:

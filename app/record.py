@@ -11,7 +11,7 @@ from sqlalchemy import select
 from app.live import LiveTable
 from app.models import MoveRecord
 from app.tokens import seed_hash
-from engines.base import Engine, IllegalMove
+from engines.base import Engine, IllegalMove, new_game
 
 
 async def table_record(parlour: Any, live: LiveTable) -> dict[str, Any]:
@@ -20,7 +20,7 @@ async def table_record(parlour: Any, live: LiveTable) -> dict[str, Any]:
                                  .where(MoveRecord.table_id == live.id)
                                  .order_by(MoveRecord.seq))).all()
     return {
-        "code": live.code, "game": live.game, "options": live.options,
+        "code": live.code, "game": live.game, "rules_version": live.rules_version, "options": live.options,
         "seats": [{"seat": p.seat, "name": p.name} for p in live.players if p.seat is not None],
         "seed": live.seed, "seed_hash": live.seed_hash,
         "moves": [{"seq": m.seq, "seat": m.seat, "move": m.move} for m in moves],
@@ -37,7 +37,9 @@ def verify_record(record: Mapping[str, Any], engines: Mapping[str, Engine]) -> l
         return [f"unknown game {record['game']!r}"]
     if seed_hash(record["seed"]) != record["seed_hash"]:
         problems.append("the seed does not match the hash published at the start")
-    state = engine.new_game(len(record["seats"]), int(record["seed"], 16), record["options"])
+    # The rules the table was dealt under (records published before versions: version 1).
+    version = int(record.get("rules_version", 1))
+    state = new_game(engine, len(record["seats"]), int(record["seed"], 16), record["options"], version=version)
     for i, m in enumerate(record["moves"], start=1):
         if m["seq"] != i:
             problems.append(f"move {i} is numbered {m['seq']}")

@@ -1,4 +1,10 @@
-"""Founding a table, answering an invitation, and drawing seats by lot at the start."""
+"""Founding a table, answering an invitation, leaving it, and drawing seats by lot at the start.
+
+Who sits at a table is decided by the database, whichever server process a request reaches:
+every join, leave and start first locks the table's row (an UPDATE of it while it is still
+gathering), so they are decided one at a time; a start turns the status to "playing" under that
+lock, and whatever comes after it finds the table begun (409). Each change is then told to
+everyone through the hub (and to other processes by NOTIFY, sent at commit)."""
 
 from __future__ import annotations
 
@@ -7,15 +13,17 @@ import unicodedata
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import func, select, update
+from sqlalchemy import delete, select, update
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.errors import ApiError
-from app.live import LiveTables, PlayerInfo, new_state
-from app.models import GameTable, Player, utcnow
+from app.hub import Hub
+from app.live import LiveTable, LiveTables
+from app.models import ChatMessage, GameTable, Player, utcnow
 from app.notify import Notifier
 from app.tokens import hash_token, new_code, new_seed, new_token
-from engines.base import Engine, resolve_options
+from engines.base import Engine, resolve_options, rules_version
 
 NAME_MAX = 24
 
@@ -45,10 +53,23 @@ class SeatTicket:
     table_id: int
 
 
+STARTED = "This game has already begun; you can watch it as a spectator."
+
+
+async def lock_gathering(s: AsyncSession, table_id: int) -> None:
+    """Lock the table's row while it gathers players (409 once it has begun): joins, leaves and
+    the start are decided one at a time, in any number of server processes."""
+    res = await s.execute(update(GameTable).where(GameTable.id == table_id, GameTable.status == "gathering")
+                          .values(seq=GameTable.seq))
+    if res.rowcount != 1:  # type: ignore[attr-defined]
+        raise ApiError(409, "already_started", STARTED)
+
+
 class Rooms:
-    def __init__(self, live: LiveTables, notifier: Notifier) -> None:
+    def __init__(self, live: LiveTables, notifier: Notifier, hub: Hub) -> None:
         self.live = live
         self.notifier = notifier
+        self.hub = hub
 
     def engine(self, game: object) -> Engine:
         if not isinstance(game, str) or game not in self.live.engines:
@@ -82,78 +103,103 @@ class Rooms:
                 continue
         raise ApiError(503, "busy", "Could not find a free table code; try again.")
 
-    async def join(self, code: str, name: object) -> SeatTicket:
-        live = await self.live.by_code(code)
-        if live is None:
-            raise ApiError(404, "unknown_table", "No table has this code. Check the code and try again.")
+    async def join(self, table_id: int, name: object) -> SeatTicket:
         name = clean_name(name)
         token = new_token()
-        async with live.lock:
+        async with self.live.hold(table_id) as live:
+            if live is None:
+                raise ApiError(404, "unknown_table", "No table has this code. Check the code and try again.")
             if live.status != "gathering":
-                raise ApiError(409, "already_started",
-                               "This game has already begun; you can watch it as a spectator.")
-            if len(live.players) >= live.max_seats:
-                raise ApiError(409, "table_full", f"This table is full: {live.engine.title} seats at most "
-                               f"{live.max_seats} players.")
-            if any(p.name.casefold() == name.casefold() for p in live.players):
-                raise ApiError(409, "name_taken", f"Someone at this table is already called {name}; "
-                               "choose another name.")
+                raise ApiError(409, "already_started", STARTED)
             try:
                 async with self.live.sessions() as s, s.begin():
-                    row = await s.get(GameTable, live.id)
-                    if row is None or row.status != "gathering":
-                        raise ApiError(409, "already_started",
-                                       "This game has already begun; you can watch it as a spectator.")
-                    count = await s.scalar(select(func.count()).select_from(Player)
-                                           .where(Player.table_id == live.id)) or 0
-                    if count >= live.max_seats:
-                        raise ApiError(409, "table_full", "This table is full.")
-                    player = Player(table_id=live.id, token_hash=hash_token(token), name=name,
-                                    joined=count, is_founder=False)
-                    s.add(player)
+                    await lock_gathering(s, live.id)
+                    players = (await s.scalars(select(Player).where(Player.table_id == live.id))).all()
+                    if len(players) >= live.max_seats:
+                        raise ApiError(409, "table_full", f"This table is full: {live.engine.title} seats at most "
+                                       f"{live.max_seats} players.")
+                    if any(p.name.casefold() == name.casefold() for p in players):
+                        raise ApiError(409, "name_taken", f"Someone at this table is already called {name}; "
+                                       "choose another name.")
+                    s.add(Player(table_id=live.id, token_hash=hash_token(token), name=name,
+                                 joined=max(p.joined for p in players) + 1 if players else 0, is_founder=False))
                     await s.flush()
                     await self.notifier.in_transaction(s, live.id, "lobby")
-            except IntegrityError:
-                # another server process let someone in at the same moment
-                self.live.forget(live.id)
-                raise ApiError(409, "name_taken", "That name or place was just taken; try again.") from None
-            live.players.append(PlayerInfo(player.id, name, count, None, False, player.token_hash))
-            self.live.remember(live)
-        return SeatTicket(live.code, token, live.id)
+            except IntegrityError:  # the one-in-2^192 token collision, or a name raced in
+                raise ApiError(409, "name_taken", "That name was just taken; choose another.") from None
+            await self._changed(live)
+            return SeatTicket(live.code, token, live.id)
 
-    async def start(self, token_hash: str) -> None:
+    async def leave(self, token_hash: str, name: object = None) -> None:
+        """A player leaves a table before it starts; or, naming someone, the founder removes them."""
         found = await self.live.by_token_hash(token_hash)
         if found is None:
             raise ApiError(404, "unknown_seat", "No seat has this address.")
-        live, player = found
-        async with live.lock:
+        async with self.live.hold(found[0].id) as live:
+            me = live.player_by_hash(token_hash) if live is not None else None
+            if live is None or me is None:
+                raise ApiError(404, "unknown_seat", "No seat has this address.")
+            if live.status != "gathering":
+                raise ApiError(409, "already_started", "The game has begun: nobody leaves it now.")
+            if name is None or name == me.name:
+                if me.is_founder:
+                    raise ApiError(409, "founder_stays", "The founder cannot leave the table they founded.")
+                gone = me
+            else:
+                if not me.is_founder:
+                    raise ApiError(403, "not_founder", "Only the player who founded the table can remove others.")
+                named = next((p for p in live.players if isinstance(name, str) and p.name == name), None)
+                if named is None:
+                    raise ApiError(404, "unknown_player", "Nobody of that name is at this table.")
+                gone = named
+            async with self.live.sessions() as s, s.begin():
+                await lock_gathering(s, live.id)
+                await s.execute(delete(ChatMessage).where(ChatMessage.player_id == gone.id))
+                await s.execute(delete(Player).where(Player.id == gone.id, Player.table_id == live.id))
+                await self.notifier.in_transaction(s, live.id, "lobby")
+            await self._changed(live)
+
+    async def start(self, token_hash: str) -> LiveTable:
+        found = await self.live.by_token_hash(token_hash)
+        if found is None:
+            raise ApiError(404, "unknown_seat", "No seat has this address.")
+        async with self.live.hold(found[0].id) as live:
+            player = live.player_by_hash(token_hash) if live is not None else None
+            if live is None or player is None:
+                raise ApiError(404, "unknown_seat", "No seat has this address.")
             if not player.is_founder:
                 raise ApiError(403, "not_founder", "Only the player who founded the table can start it.")
             if live.status != "gathering":
                 raise ApiError(409, "already_started", "This game has already begun.")
-            n = len(live.players)
-            if not live.min_seats <= n <= live.max_seats:
-                raise ApiError(409, "wrong_player_count",
-                               f"{live.engine.title} needs {live.min_seats} to {live.max_seats} players; "
-                               f"{n} have joined.")
-            order = list(range(n))
-            secrets.SystemRandom().shuffle(order)  # seats are drawn by lot
             async with self.live.sessions() as s, s.begin():
                 res = await s.execute(update(GameTable).where(GameTable.id == live.id,
                                                               GameTable.status == "gathering")
-                                      .values(status="playing", started_at=utcnow()))
-                if res.rowcount != 1:  # type: ignore[attr-defined]
-                    self.live.forget(live.id)
+                                      .values(status="playing", started_at=utcnow(),
+                                              rules_version=rules_version(live.engine)))
+                if res.rowcount != 1:
                     raise ApiError(409, "already_started", "This game has already begun.")
-                for player_info, seat in zip(live.players, order, strict=True):
-                    await s.execute(update(Player).where(Player.id == player_info.id).values(seat=seat))
+                # Read under the row's lock: every join committed before it, none after.
+                players = (await s.scalars(select(Player).where(Player.table_id == live.id)
+                                           .order_by(Player.joined))).all()
+                n = len(players)
+                if not live.min_seats <= n <= live.max_seats:
+                    raise ApiError(409, "wrong_player_count",
+                                   f"{live.engine.title} needs {live.min_seats} to {live.max_seats} players; "
+                                   f"{n} have joined.")
+                order = list(range(n))
+                secrets.SystemRandom().shuffle(order)  # seats are drawn by lot
+                for p, seat in zip(players, order, strict=True):
+                    await s.execute(update(Player).where(Player.id == p.id).values(seat=seat))
                 await self.notifier.in_transaction(s, live.id, "lobby")
-            for player_info, seat in zip(live.players, order, strict=True):
-                player_info.seat = seat
-            live.players.sort(key=lambda p: p.seat if p.seat is not None else 99)
-            live.status = "playing"
-            live.seq = 0
-            live.state = new_state(live)
+            return await self._changed(live)
+
+    async def _changed(self, live: LiveTable) -> LiveTable:
+        """Rebuild a held table from what was just committed, and tell everyone."""
+        fresh = await self.live.reload(live)
+        if fresh is None:
+            raise ApiError(404, "unknown_table", "This table is gone.")
+        self.hub.table_changed(fresh)
+        return fresh
 
     @staticmethod
     def describe(engine: Engine) -> dict[str, Any]:

@@ -38,6 +38,8 @@ CLOSE_TIMEOUT = 10.0  # seconds to wait for the peer's answer to our close frame
 INBOX_LIMIT = 8  # messages received and not yet taken by the application, before reading pauses
 OPCODE_TEXT = 0x81  # FIN + text
 OPCODE_BINARY = 0x82  # FIN + binary
+SEND_NOW = "parlour.send_now"
+"""The scope extension naming a socket with a synchronous ``send_text_now(text) -> bool``."""
 
 
 def frame_header(first: int, length: int) -> bytes:
@@ -186,6 +188,8 @@ class LeanWebSocketProtocol(asyncio.Protocol):
             "headers": [(k.lower().encode("ascii"), v.encode("latin-1")) for k, v in request.headers.raw_items()],
             "subprotocols": subprotocols,
             "state": self.app_state.copy(),
+            # The application may send through ``send_text_now`` without awaiting (see there).
+            "extensions": {SEND_NOW: self},
         }
         # The library's parser keeps the request for the socket's lifetime; its headers now
         # live in the scope, so drop the copies.
@@ -342,6 +346,17 @@ class LeanWebSocketProtocol(asyncio.Protocol):
             self.close_timer = self.loop.call_later(CLOSE_TIMEOUT, self.transport.close)
         else:
             raise RuntimeError(f"Expected ASGI message 'websocket.send' or 'websocket.close', but got {kind!r}.")
+
+    def send_text_now(self, text: str) -> bool:
+        """Send a text message at once if the socket is open and writable (True); otherwise send
+        nothing and say so (False): the caller then awaits the ASGI ``send``, which waits for the
+        socket to drain, or reports the disconnect. Same frames as ``send``, without a coroutine."""
+        if (self.write_paused or self.disconnected or self.close_sent or not self.handshake_complete
+                or self.conn.state is not State.OPEN):
+            return False
+        payload = text.encode()
+        self.transport.write(frame_header(OPCODE_TEXT, len(payload)) + payload)
+        return True
 
     def _accept(self, message: dict[str, Any]) -> None:
         response = self.response

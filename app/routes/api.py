@@ -14,7 +14,7 @@ from app.errors import ApiError, not_found
 from app.live import LiveTable, PlayerInfo
 from app.parlour import JSON, Parlour, ParlourDep, client_id
 from app.rooms import Rooms
-from app.tokens import normalize_code
+from app.wire import public_summary
 from engines.base import static_view
 
 router = APIRouter(prefix="/api", tags=["api"])
@@ -32,6 +32,11 @@ class JoinIn(BaseModel):
     name: Any = None
 
 
+class RemoveIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    name: str
+
+
 class MoveIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
     seq: int = Field(strict=True)
@@ -39,23 +44,12 @@ class MoveIn(BaseModel):
 
 
 async def lookup_table(parlour: Parlour, request: Request, raw_code: str) -> LiveTable:
-    """Find a table by code; repeated misses from one client are slowed down."""
-    client = client_id(request)
-    wait = parlour.failed_lookups.retry_after(client)
-    if wait:
-        raise ApiError(429, "too_many_attempts",
-                       f"Too many unknown codes from your address; try again in {wait} s.",
-                       retry_after=wait)
-    code = normalize_code(raw_code)
-    live = await parlour.live.by_code(code) if code else None
-    if live is None:
-        parlour.failed_lookups.failed(client)
-        raise not_found("table")
-    return live
+    """Find a table by code; wrong codes from one client are braked."""
+    return await parlour.find_table(client_id(request), raw_code)
 
 
-async def current_seat(token: str, parlour: ParlourDep) -> tuple[LiveTable, PlayerInfo]:
-    found = await parlour.seat(token)
+async def current_seat(token: str, request: Request, parlour: ParlourDep) -> tuple[LiveTable, PlayerInfo]:
+    found = await parlour.seat(token, client_id(request))
     if found is None:
         raise not_found("seat")
     return found
@@ -85,7 +79,7 @@ async def found_table(body: FoundIn, request: Request, parlour: ParlourDep) -> J
 @router.get("/tables/{code}")
 async def get_table(code: str, request: Request, parlour: ParlourDep) -> JSON:
     live = await lookup_table(parlour, request, code)
-    summary = live.public_summary(parlour.hub.connected(live.id))
+    summary = public_summary(live, parlour.hub.connected(live.id))
     summary["invite_url"] = f"{parlour.public_base(request)}/join/{live.code}"
     return summary
 
@@ -93,43 +87,54 @@ async def get_table(code: str, request: Request, parlour: ParlourDep) -> JSON:
 @router.post("/tables/{code}/join", status_code=201)
 async def join_table(code: str, body: JoinIn, request: Request, parlour: ParlourDep) -> JSON:
     live = await lookup_table(parlour, request, code)
-    ticket = await parlour.rooms.join(live.code, body.name)
-    parlour.hub.push_table(live)
-    return {"code": live.code, **seat_urls(parlour, request, ticket.token)}
+    ticket = await parlour.rooms.join(live.id, body.name)
+    return {"code": ticket.code, **seat_urls(parlour, request, ticket.token)}
+
+
+@router.post("/seats/{token}/leave")
+async def leave_table(seat: SeatDep, parlour: ParlourDep) -> JSON:
+    """Leave a table before it starts (the founder stays)."""
+    await parlour.rooms.leave(seat[1].token_hash)
+    return {"left": True}
+
+
+@router.post("/seats/{token}/remove")
+async def remove_player(body: RemoveIn, seat: SeatDep, parlour: ParlourDep) -> JSON:
+    """The founder removes a player, by name, before the start."""
+    await parlour.rooms.leave(seat[1].token_hash, body.name)
+    return {"removed": body.name}
 
 
 @router.post("/seats/{token}/start")
 async def start_table(seat: SeatDep, parlour: ParlourDep) -> JSON:
-    live, player = seat
-    await parlour.rooms.start(player.token_hash)
-    for conn in parlour.hub.rooms.get(live.id, ()):
-        conn.seat = next((p.seat for p in live.players if p.id == conn.player_id), None)
-    parlour.hub.push_table(live)
-    parlour.hub.push_views(live)
+    live = await parlour.rooms.start(seat[1].token_hash)
     return {"status": live.status, "seq": live.seq,
             "seats": [{"seat": p.seat, "name": p.name} for p in live.players]}
 
 
 @router.get("/seats/{token}")
 async def get_seat(seat: SeatDep, parlour: ParlourDep) -> JSON:
-    live, player = seat
-    out: JSON = {"code": live.code, "game": live.game, "status": live.status, "name": player.name,
-                 "founder": player.is_founder, "seat": player.seat, "seq": live.seq,
-                 "table": live.public_summary(parlour.hub.connected(live.id))}
-    if live.state is not None:
-        async with live.lock:
+    async with parlour.live.hold(seat[0].id) as live:
+        player = live.player_by_hash(seat[1].token_hash) if live is not None else None
+        if live is None or player is None:
+            raise not_found("seat")
+        out: JSON = {"code": live.code, "game": live.game, "status": live.status, "name": player.name,
+                     "founder": player.is_founder, "seat": player.seat, "seq": live.seq,
+                     "table": public_summary(live, parlour.hub.connected(live.id))}
+        if live.state is not None:
             out["view"] = live.engine.view(live.state, player.seat)
-            out["awaiting"] = live.awaiting()
-            out["seq"] = live.seq
-    return out
+            out["awaiting"] = list(live.awaiting)
+        return out
 
 
 @router.get("/seats/{token}/moves")
-async def get_moves(seat: SeatDep) -> JSON:
-    live, player = seat
-    if live.status != "playing" or player.seat is None:
-        return {"seq": live.seq, "moves": []}
-    async with live.lock:
+async def get_moves(seat: SeatDep, parlour: ParlourDep) -> JSON:
+    async with parlour.live.hold(seat[0].id) as live:
+        player = live.player_by_hash(seat[1].token_hash) if live is not None else None
+        if live is None or player is None:
+            raise not_found("seat")
+        if player.seat is None or player.seat not in live.awaiting:
+            return {"seq": live.seq, "moves": []}
         return {"seq": live.seq, "moves": live.engine.legal_moves(live.state, player.seat)}
 
 

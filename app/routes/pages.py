@@ -9,10 +9,10 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fastapi.templating import Jinja2Templates
 
 from app.errors import ApiError
+from app.guard import origin_allowed
 from app.live import LiveTable
 from app.parlour import Parlour, ParlourDep, client_id
 from app.paths import STATIC, TEMPLATES
-from app.tokens import normalize_code
 from engines.base import Engine
 
 router = APIRouter(tags=["pages"], default_response_class=HTMLResponse)
@@ -52,8 +52,19 @@ async def front_page(request: Request, parlour: ParlourDep, game: str | None = N
     return page(request, "front.html", engine=chosen_engine(parlour, game))
 
 
+def foreign_post(request: Request, parlour: Parlour) -> Response | None:
+    """A form posted from another site (a browser always says where from): refused."""
+    if origin_allowed(request.scope, parlour.settings.public_url):
+        return None
+    return page(request, "missing.html", status_code=403,
+                message="This form was sent from another site; open Parlour's own page and send it from there.")
+
+
 @router.post("/found")
 async def found_form(request: Request, parlour: ParlourDep) -> Response:
+    refused = foreign_post(request, parlour)
+    if refused is not None:
+        return refused
     form = await request.form()
     game = str(form.get("game", ""))
     engine = parlour.engines.get(game)
@@ -82,16 +93,12 @@ async def join_by_code(request: Request, parlour: ParlourDep, code: str = "") ->
 
 
 async def _find(request: Request, parlour: Parlour, raw: str) -> tuple[LiveTable | None, str, int]:
-    client = client_id(request)
-    wait = parlour.failed_lookups.retry_after(client)
-    if wait:
-        return None, f"Too many unknown codes; try again in {wait} seconds.", 429
-    code = normalize_code(raw)
-    live = await parlour.live.by_code(code) if code else None
-    if live is None:
-        parlour.failed_lookups.failed(client)
-        return None, "No table is assembling under that code. Check it and try again.", 404
-    return live, "", 200
+    try:
+        return await parlour.find_table(client_id(request), raw), "", 200
+    except ApiError as err:
+        if err.status == 429:
+            return None, f"Too many unknown codes; try again in {err.extra['retry_after']} seconds.", 429
+        return None, "No table is assembling under that code. Check it and try again.", err.status
 
 
 @router.get("/join/{code}")
@@ -111,20 +118,23 @@ def _invitation(request: Request, live: LiveTable, status_code: int = 200, **ext
 
 @router.post("/join/{code}")
 async def join_form(request: Request, parlour: ParlourDep, code: str, name: str = Form("")) -> Response:
+    refused = foreign_post(request, parlour)
+    if refused is not None:
+        return refused
     live, error, status = await _find(request, parlour, code)
     if live is None:
         return page(request, "missing.html", status_code=status, message=error)
     try:
-        ticket = await parlour.rooms.join(live.code, name)
+        ticket = await parlour.rooms.join(live.id, name)
     except ApiError as err:
-        return _invitation(request, live, status_code=err.status, join_error=err.message, name=name)
-    parlour.hub.push_table(live)
+        current = await parlour.live.get(live.id) or live
+        return _invitation(request, current, status_code=err.status, join_error=err.message, name=name)
     return RedirectResponse(f"/seat/{ticket.token}", status_code=303)
 
 
 @router.get("/seat/{token}")
 async def seat_page(request: Request, parlour: ParlourDep, token: str) -> Response:
-    found = await parlour.seat(token)
+    found = await parlour.seat(token, client_id(request))
     if found is None:
         return page(request, "missing.html", status_code=404,
                     message="No seat has this address. Check the link you were given.")

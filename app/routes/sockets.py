@@ -4,18 +4,19 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from urllib.parse import urlsplit
 
 import orjson
 from fastapi import FastAPI
 from starlette.types import Receive, Scope, Send
 
-from app.chat import check_flood, clean_chat, post_chat, recent_chat
+from app.chat import clean_chat, post_chat, recent_chat
 from app.errors import ApiError
+from app.guard import origin_allowed
 from app.hub import Connection
 from app.live import LiveTable, PlayerInfo
 from app.parlour import Parlour
-from app.tokens import normalize_code
+from app.websocket_protocol import SEND_NOW
+from app.wire import public_summary
 
 log = logging.getLogger("parlour.ws")
 SEAT_PATH = "/ws/seats/"
@@ -42,25 +43,6 @@ class SocketEndpoint:
             await self.app(scope, receive, send)
 
 
-def header(scope: Scope, name: bytes) -> str | None:
-    for key, value in scope.get("headers", ()):
-        if key == name:
-            return str(value.decode("latin-1"))
-    return None
-
-
-def origin_allowed(scope: Scope, parlour: Parlour) -> bool:
-    """Browsers always send Origin: it must be this site. Scripts that send none are fine."""
-    origin = header(scope, b"origin")
-    if origin is None:
-        return True
-    netloc = urlsplit(origin).netloc.lower()
-    allowed = {(header(scope, b"host") or "").lower()}
-    if parlour.settings.public_url:
-        allowed.add(urlsplit(parlour.settings.public_url).netloc.lower())
-    return netloc in allowed
-
-
 async def refuse(receive: Receive, send: Send, code: int, reason: str) -> None:
     """Accept, then close with the reason: a browser is never told why a handshake failed
     (it sees 1006 and would retry forever), but it is told a close code."""
@@ -71,43 +53,49 @@ async def refuse(receive: Receive, send: Send, code: int, reason: str) -> None:
 
 async def connect(scope: Scope, receive: Receive, send: Send, parlour: Parlour) -> None:
     path: str = scope["path"]
-    if not origin_allowed(scope, parlour):
+    client = scope["client"][0] if scope.get("client") else "unknown"
+    if not origin_allowed(scope, parlour.settings.public_url):
         await refuse(receive, send, 4403, "origin not allowed")
         return
     if path.startswith(SEAT_PATH):
-        found = await parlour.seat(path[len(SEAT_PATH):])
+        found = await parlour.seat(path[len(SEAT_PATH):], client)
         if found is None:
             await refuse(receive, send, 4404, "unknown seat")
             return
         live, player = found
-        await serve(receive, send, parlour, live, player)
+    else:
+        try:
+            live, player = await parlour.find_table(client, path[len(WATCH_PATH):]), None
+        except ApiError as err:
+            await refuse(receive, send, 4429 if err.status == 429 else 4404,
+                         "too many unknown codes" if err.status == 429 else "unknown table")
+            return
+    try:
+        parlour.hub.admit(live.id, player.id if player else None, client)
+    except ApiError as err:
+        await refuse(receive, send, 4429, err.error.replace("_", " "))
         return
-    client = scope["client"][0] if scope.get("client") else "unknown"
-    if parlour.failed_lookups.retry_after(client):
-        await refuse(receive, send, 4429, "too many unknown codes")
-        return
-    norm = normalize_code(path[len(WATCH_PATH):])
-    live = await parlour.live.by_code(norm) if norm else None
-    if live is None:
-        parlour.failed_lookups.failed(client)
-        await refuse(receive, send, 4404, "unknown table")
-        return
-    await serve(receive, send, parlour, live, None)
+    await serve(scope, receive, send, parlour, live, player, client)
 
 
-async def serve(receive: Receive, send: Send, parlour: Parlour, live: LiveTable,
-                player: PlayerInfo | None) -> None:
+async def serve(scope: Scope, receive: Receive, send: Send, parlour: Parlour, live: LiveTable,
+                player: PlayerInfo | None, client: str) -> None:
     if (await receive())["type"] != "websocket.connect":
         return
     await send({"type": "websocket.accept"})
-    conn = Connection(send, live.id, player.id if player else None, seat=player.seat if player else None)
+    conn = Connection(send, live.id, player.id if player else None, seat=player.seat if player else None,
+                      address=client, socket=(scope.get("extensions") or {}).get(SEND_NOW))
     token_hash = player.token_hash if player else None
     task = asyncio.current_task()
     assert task is not None
-    parlour.hub.serving.add(task)
+    hub = parlour.hub
+    hub.serving.add(task)
     try:
         history = await recent_chat(parlour.live, live.id)
-        await parlour.hub.join(conn, live)
+        current = await parlour.live.get(live.id)
+        if current is None:
+            return
+        hub.join(conn, current)
         if history:
             conn.send({"type": "chat", "messages": history})
             conn.last_chat = history[-1]["id"]
@@ -123,12 +111,14 @@ async def serve(receive: Receive, send: Send, parlour: Parlour, live: LiveTable,
             if current is None:
                 break
             me = current.player_by_hash(token_hash) if token_hash else None
+            if token_hash and me is None:
+                break  # left, or removed by the founder
             await handle(raw, conn, parlour, current, me)
     except OSError:  # the peer went away mid-send
         pass
     finally:
-        await parlour.hub.leave(conn)
-        parlour.hub.serving.discard(task)
+        hub.leave(conn)
+        hub.serving.discard(task)
 
 
 async def handle(raw: str, conn: Connection, parlour: Parlour, live: LiveTable,
@@ -147,6 +137,8 @@ async def handle(raw: str, conn: Connection, parlour: Parlour, live: LiveTable,
         hub.push_error(conn, "malformed", 'A message is a JSON object with a "type".')
         return
     kind = msg.get("type")
+    # Limits count per seat (a spectator: per address), whatever the number of sockets it opens.
+    who = (live.id, player.id) if player is not None else conn.address
     try:
         if kind == "move":
             if player is None:
@@ -157,14 +149,16 @@ async def handle(raw: str, conn: Connection, parlour: Parlour, live: LiveTable,
             if player is None:
                 raise ApiError(403, "spectator", "Spectators cannot chat.")
             text = clean_chat(msg.get("text"), parlour.settings.chat_max_chars)
-            check_flood(conn.chat_times)
-            message = await post_chat(parlour.live, parlour.notifier, live, player, text)
-            for other in list(hub.rooms.get(live.id, ())):
-                other.send({"type": "chat", "messages": [message]})
-                other.last_chat = max(other.last_chat, message["id"])
+            wait = hub.chat_limit.take(who)
+            if wait:
+                raise ApiError(429, "slow_down", f"You are sending messages too fast; wait {wait:.0f} s.")
+            hub.push_chat(live.id, [await post_chat(parlour.live, parlour.notifier, live, player, text)])
         elif kind == "sync":
+            wait = hub.sync_limit.take(who)
+            if wait:
+                raise ApiError(429, "slow_down", f"Too many requests to resync; wait {wait:.0f} s.")
             conn.last_seq = -1
-            conn.send({"type": "table", "table": live.public_summary(hub.connected(live.id))})
+            conn.send({"type": "table", "table": public_summary(live, hub.connected(live.id))})
             hub.send_view(conn, live)
         elif kind == "ping":
             conn.send({"type": "pong"})
@@ -174,4 +168,6 @@ async def handle(raw: str, conn: Connection, parlour: Parlour, live: LiveTable,
     except ApiError as err:
         hub.push_error(conn, err.error, err.message, **err.extra)
         if err.error == "stale":
-            hub.send_view(conn, live)
+            current = await parlour.live.get(live.id)
+            if current is not None:
+                hub.send_view(conn, current)

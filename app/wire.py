@@ -1,0 +1,79 @@
+"""What a table looks like on the wire: the public summary, the log as one seat reads it, and the
+view message a seat's socket is sent. Pure functions of a live table (see app/live.py); the
+caller makes sure the table is ``showable``."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from app.live import LiveTable, PlayerInfo
+
+
+def player_json(p: PlayerInfo, connected: bool) -> dict[str, Any]:
+    return {"name": p.name, "seat": p.seat, "founder": p.is_founder, "joined": p.joined, "connected": connected}
+
+
+def public_summary(live: LiveTable, connected: set[int] | frozenset[int] = frozenset()) -> dict[str, Any]:
+    """What anybody holding the code may know about the table."""
+    return {
+        "code": live.code,
+        "game": live.game,
+        "title": live.engine.title,
+        "status": live.status,
+        "players": [player_json(p, p.id in connected) for p in live.players],
+        "min_seats": live.min_seats,
+        "max_seats": live.max_seats,
+        "seq": live.seq,
+        "awaiting": list(live.awaiting),
+        "seed_hash": live.seed_hash if live.status != "gathering" else None,
+        "seed": live.seed if live.status == "finished" else None,
+        "result": live.result,
+    }
+
+
+def log_for(live: LiveTable, seat: int | None, after_seq: int = -1) -> list[dict[str, Any]]:
+    """The log lines after ``after_seq`` as this seat reads them (names filled in);
+    ``after_seq`` < 0 is the whole log, opening with the seats drawn by lot."""
+    out: list[dict[str, Any]] = []
+    if after_seq < 0 and live.status != "gathering":
+        order = ", ".join(f"{p.seat + 1}. {p.name}" for p in live.players if p.seat is not None)
+        out.append({"seq": 0, "text": f"Seats were drawn by lot: {order}. The game begins."})
+    key = str(seat) if seat is not None else None
+    log = live.log
+    start = len(log)
+    while start > 0 and log[start - 1].seq > after_seq:
+        start -= 1
+    for entry in log[start:]:
+        for ev in entry.events:
+            private = ev.get("private") or {}
+            text = private.get(key, ev["text"]) if key is not None else ev["text"]
+            out.append({"seq": entry.seq, "text": live.render_text(text)})
+    return out
+
+
+def view_message(live: LiveTable, seat: int | None, after_seq: int, view: dict[str, Any] | None = None,
+                 legal: Mapping[int, list[Any]] | None = None) -> dict[str, Any]:
+    """The message a connection is sent after a change: its view, its legal moves, the log lines
+    it has not seen."""
+    engine = live.engine
+    awaiting = live.awaiting
+    moves: list[Any] = []
+    if seat is not None and seat in awaiting:
+        moves = legal[seat] if legal is not None and seat in legal else engine.legal_moves(live.state, seat)
+    message: dict[str, Any] = {
+        "type": "view",
+        "seq": live.seq,
+        "seat": seat,
+        "status": live.status,
+        "awaiting": list(awaiting),
+        "view": view if view is not None else engine.view(live.state, seat),
+        "log": log_for(live, seat, after_seq),
+        "moves": moves,
+    }
+    if after_seq < 0:  # a connection's first view: the whole log, to replace what it had
+        message["full"] = True
+    if live.status == "finished":
+        message["result"] = live.result
+        message["seed"] = live.seed
+    return message
