@@ -9,13 +9,21 @@ A round: Prepare (flip an event, shuffle, draw six) -> Playing Cards, three step
 (pick two cards at once, hidden) -> (reveal in turn order: first card places, second card's
 ability) -> (Turn Order Track) -> Reduce Player Decks (keep three of the six played; not in the
 last round, where it would change nothing) -> Scoring.
+
+Rules versions: 2 (the newest) deals with the kit's ``Rng`` over all 128 bits of the seed and
+reads the Turn Order Track under Mutiny for every step of its own round only. Version 1 is how
+the first tables were dealt (SplitMix64 over the low 64 bits of the seed) and played (Mutiny
+from step 2 of its round to step 1 of the next): tables and records of that time replay exactly.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields
+import copy
+from dataclasses import dataclass, field
 from typing import Any
 
+from engines.base import Event, IllegalMove, Move, Result
+from engines.kit import BOOL, INT, INT_LIST, PAIR, Commitments, Log, MoveSchema, MoveSpec, Rng, say
 from engines.tower_of_london.components import (
     ADJACENT,
     AREA_OF,
@@ -54,42 +62,101 @@ RULE_WIN = f"{GAME} — Winning The Game"
 PICK, REVEAL, KEEP, OVER = "pick", "reveal", "keep", "over"
 STAGE_PLACE, STAGE_ABILITY = "place", "ability"
 
+RULES_VERSION = 2
+"""The newest rules version (see the module's docstring)."""
+
+MOVES = MoveSchema(
+    MoveSpec("pick", first=INT, second=INT),
+    MoveSpec("place", building=INT),
+    MoveSpec("remove", building=INT, seat=INT, promoted=BOOL),
+    MoveSpec("switch", a=PAIR, b=PAIR),
+    MoveSpec("pass"),
+    MoveSpec("keep", cards=INT_LIST),
+    game=GAME,
+)
+"""Every move's shape, in canonical key order (``legal_moves`` builds them with ``MOVES.make``)."""
+
 _MASK = (1 << 64) - 1
 
 
 # ----------------------------------------------------------------------------------- randomness
-def rng_next(state: State) -> int:
-    """SplitMix64: the only source of randomness, its 64-bit state kept in ``state.rng``."""
-    state.rng = (state.rng + 0x9E3779B97F4A7C15) & _MASK
-    z = state.rng
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
-    return z ^ (z >> 31)
+class SplitMix64:
+    """Rules version 1's generator: SplitMix64 over the low 64 bits of the seed, stirred once.
+    Kept so that tables dealt under version 1 go on being dealt exactly as they were.
 
+    >>> g = SplitMix64.from_seed(7)
+    >>> [g.below(6) for _ in range(4)]
+    [0, 0, 3, 4]
+    """
 
-def rng_below(state: State, n: int) -> int:
-    """A uniform integer in [0, n) (rejection sampling, no modulo bias)."""
-    limit = ((1 << 64) // n) * n
-    while True:
-        x = rng_next(state)
-        if x < limit:
-            return x % n
+    __slots__ = ("state",)
+
+    def __init__(self, state: int) -> None:
+        self.state = state & _MASK
+
+    @classmethod
+    def from_seed(cls, seed: int) -> SplitMix64:
+        gen = cls(seed)
+        gen.next64()  # stir the seed once
+        return gen
+
+    def next64(self) -> int:
+        self.state = z = (self.state + 0x9E3779B97F4A7C15) & _MASK
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+        return z ^ (z >> 31)
+
+    def below(self, n: int) -> int:
+        """A uniform integer in [0, n) (rejection sampling, no modulo bias)."""
+        limit = ((1 << 64) // n) * n
+        while True:
+            x = self.next64()
+            if x < limit:
+                return x % n
+
+    def shuffle(self, items: list[int]) -> None:
+        """Fisher–Yates."""
+        for i in range(len(items) - 1, 0, -1):
+            j = self.below(i + 1)
+            items[i], items[j] = items[j], items[i]
+
+    def encode(self) -> str:
+        return format(self.state, "x")  # as text: JSON readers may round 64-bit integers
+
+    @classmethod
+    def decode(cls, text: str) -> SplitMix64:
+        return cls(int(text, 16))
 
 
 def shuffle(state: State, items: list[int]) -> None:
-    """Fisher–Yates with the state's generator."""
-    for i in range(len(items) - 1, 0, -1):
-        j = rng_below(state, i + 1)
-        items[i], items[j] = items[j], items[i]
+    """Shuffle with the state's generator (the only source of randomness)."""
+    if state.rng is not None:
+        state.rng.shuffle(items)
+        return
+    gen = SplitMix64.decode(state.splitmix)
+    gen.shuffle(items)
+    state.splitmix = gen.encode()
+
+
+def draw_below(state: State, n: int) -> int:
+    """A uniform integer in [0, n) from the state's generator."""
+    if state.rng is not None:
+        return state.rng.below(n)
+    gen = SplitMix64.decode(state.splitmix)
+    x = gen.below(n)
+    state.splitmix = gen.encode()
+    return x
 
 
 # ----------------------------------------------------------------------------------------- state
 @dataclass(eq=True)
 class State:
-    """The whole game. Every field is JSON-safe (ints, strings, lists, dicts with str keys)."""
+    """The whole game; snapshots are generic (``engines.kit.snapshot``)."""
 
     seats: int
-    rng: int
+    rules_version: int
+    rng: Rng | None  # rules version 2: the kit's generator, seeded with all 128 bits
+    splitmix: str  # rules version 1: SplitMix64's state as hex text ("" under version 2)
     start_player: int
     scoring_card: str
     scoring_ravens: list[int]
@@ -102,9 +169,9 @@ class State:
     past_events: list[int] = field(default_factory=list)
     decks: list[list[int]] = field(default_factory=list)  # order matters, drawn from the end
     hands: list[list[int]] = field(default_factory=list)
-    picks: list[list[int]] = field(default_factory=list)  # [first, second] or [] if not chosen
+    choosing: Commitments = field(default_factory=Commitments)  # picks, then keeps: hidden
+    picks: list[list[int]] = field(default_factory=list)  # this step's [first, second] once all chose
     played: list[list[int]] = field(default_factory=list)  # the cards played this round
-    keeps: list[list[int]] = field(default_factory=list)  # chosen keeps ([]: not yet)
     boxed: list[list[int]] = field(default_factory=list)  # returned to the game box
     supply: list[int] = field(default_factory=list)  # Beefeaters not on board or track
     plain: list[list[int]] = field(default_factory=list)  # [building][seat] plain Beefeaters
@@ -123,33 +190,35 @@ class State:
     end_reason: str = ""
 
     def clone(self) -> State:
-        """A deep copy (faster than ``copy.deepcopy``), for bots and what-if checks."""
-        return decode_state(encode_state(self))
+        """A deep copy, for bots and what-if checks."""
+        from engines.kit import snapshot
+
+        return snapshot.decode(State, snapshot.encode(self))
 
 
-def encode_state(state: State) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for f in fields(State):
-        value = getattr(state, f.name)
-        if isinstance(value, list):
-            value = [list(v) if isinstance(v, list) else (dict(v) if isinstance(v, dict) else v)
-                     for v in value]
-        out[f.name] = value
-    out["rng"] = format(state.rng, "x")  # as text: JSON readers may round 64-bit integers
+def upgrade_snapshot(data: dict[str, Any]) -> dict[str, Any]:
+    """A snapshot written before rules versions (rules version 1, one field per attribute, the
+    generator as ``rng`` hex text, picks and keeps as lists with ``[]`` for "not chosen yet") in
+    today's form. Snapshots of today's form are returned as they are."""
+    if "rules_version" in data:
+        return data
+    out = {k: v for k, v in data.items() if k not in ("rng", "keeps", "picks")}
+    seats = int(data["seats"])
+    out.update(rules_version=1, rng=None, splitmix=data["rng"])
+    picks, keeps = data["picks"], data["keeps"]
+    choosing: dict[str, Any] = {"asked": [], "choices": {}, "ready": []}
+    if data["phase"] == PICK:
+        chosen = [s for s in range(seats) if picks[s]]
+        choosing = {"asked": list(range(seats)), "choices": {str(s): list(picks[s]) for s in chosen},
+                    "ready": chosen}
+        picks = [[] for _ in range(seats)]
+    elif data["phase"] == KEEP:
+        chosen = [s for s in range(seats) if keeps[s]]
+        choosing = {"asked": list(range(seats)), "choices": {str(s): list(keeps[s]) for s in chosen},
+                    "ready": chosen}
+    out["choosing"] = choosing
+    out["picks"] = [list(p) for p in picks]
     return out
-
-
-def decode_state(data: Any) -> State:
-    names = {f.name for f in fields(State)}
-    kwargs: dict[str, Any] = {}
-    for name in names:
-        value = data[name]
-        if isinstance(value, list):
-            value = [list(v) if isinstance(v, list) else (dict(v) if isinstance(v, dict) else v)
-                     for v in value]
-        kwargs[name] = value
-    kwargs["rng"] = int(data["rng"], 16)
-    return State(**kwargs)
 
 
 # ----------------------------------------------------------------------------------- small facts
@@ -198,23 +267,23 @@ def controller(state: State, building: int) -> int | None:
 
 
 # ------------------------------------------------------------------------------------ setup
-def new_state(seats: int, seed: int) -> State:
+def new_state(seats: int, seed: int, version: int = RULES_VERSION) -> State:
     """Setup: scoring card by player count, three events face down, a random start player,
     round 1's turn order clockwise from the start player; then round 1 is prepared."""
     card = scoring_card_for(seats)
-    state = State(seats=seats, rng=seed & _MASK, start_player=0, scoring_card=card.id,
-                  scoring_ravens=list(card.ravens))
-    rng_next(state)  # stir the seed once
+    state = State(seats=seats, rules_version=version,
+                  rng=Rng.from_seed(seed) if version >= 2 else None,
+                  splitmix=SplitMix64.from_seed(seed).encode() if version < 2 else "",
+                  start_player=0, scoring_card=card.id, scoring_ravens=list(card.ravens))
     pile = list(EVENTS)
     shuffle(state, pile)
     state.event_pile = pile[:EVENTS_DRAWN]
-    state.start_player = rng_below(state, seats)
+    state.start_player = draw_below(state, seats)
     state.order = [(state.start_player + i) % seats for i in range(seats)]
     state.decks = [list(CARD_IDS) for _ in range(seats)]
     state.hands = [[] for _ in range(seats)]
     state.picks = [[] for _ in range(seats)]
     state.played = [[] for _ in range(seats)]
-    state.keeps = [[] for _ in range(seats)]
     state.boxed = [[] for _ in range(seats)]
     state.supply = [BEEFEATERS] * seats
     state.plain = [[0] * seats for _ in range(MAX_BUILDING + 1)]
@@ -222,21 +291,24 @@ def new_state(seats: int, seed: int) -> State:
     state.track = [0] * seats
     state.ravens = [0] * seats
     state.revealed = [0] * seats
-    begin_round(state, [])
+    begin_round(state, Log())
     return state
 
 
-def begin_round(state: State, log: list[Any]) -> None:
+def begin_round(state: State, log: Log) -> None:
     """Prepare: flip a new event card; each player shuffles their deck and draws six."""
     if state.event:
         state.past_events.append(state.event)
     state.event = state.event_pile.pop(0)
     ev = EVENTS[state.event]
-    log.append(("public", f"Round {state.round}: the event card {ev.name} is flipped — {ev.text}"))
+    log.say("Round {round}: the event card {name} is flipped — {effect}", round=state.round,
+            name=ev.name, effect=ev.text)
+    if state.rules_version >= 2:
+        state.order = read_track(state.order, state.track, mutiny(state))
     if ev.kind == "fewest_ravens_starts":
         seat = min(state.order, key=lambda s: (state.ravens[s], state.order.index(s)))
         state.order = [seat] + [s for s in state.order if s != seat]
-        log.append(("public", f"Ceremony of the Keys: {{seat:{seat}}} becomes the start player."))
+        log.say("Ceremony of the Keys: {0} becomes the start player.", seat)
     for seat in range(state.seats):
         deck = state.decks[seat]
         shuffle(state, deck)
@@ -244,15 +316,16 @@ def begin_round(state: State, log: list[Any]) -> None:
         del deck[-HAND_SIZE:]
         state.hands[seat] = sorted(hand)
         state.played[seat] = []
-        state.keeps[seat] = []
-        names = ", ".join(CARDS[c].name for c in state.hands[seat])
-        log.append(("private", seat, f"{{seat:{seat}}} draws six cards.", f"You draw {names}."))
+        log.say("{0} draws six cards.", seat, privately={seat: "You draw {names}."},
+                names=", ".join(CARDS[c].name for c in state.hands[seat]))
     state.step = 1
     begin_step(state)
 
 
 def begin_step(state: State) -> None:
+    """Playing Cards, step 1 begins: every player chooses two cards at once, hidden."""
     state.phase = PICK
+    state.choosing = Commitments.ask(range(state.seats))
     state.picks = [[] for _ in range(state.seats)]
     state.revealed = [0] * state.seats
     state.step_reveals = []
@@ -264,13 +337,23 @@ def begin_step(state: State) -> None:
 
 # -------------------------------------------------------------------------------- who is awaited
 def awaited(state: State) -> frozenset[int]:
-    if state.phase == PICK:
-        return frozenset(s for s in range(state.seats) if not state.picks[s])
-    if state.phase == REVEAL and state.stage:
-        return frozenset((state.order[state.turn],))
-    if state.phase == KEEP:
-        return frozenset(s for s in range(state.seats) if not state.keeps[s])
+    """Everyone who has not chosen while cards are chosen or kept; the revealing seat while it
+    places or uses an ability; nobody otherwise."""
+    if state.phase == REVEAL:
+        return frozenset((state.order[state.turn],)) if state.stage else frozenset()
+    if state.phase in (PICK, KEEP):
+        return state.choosing.awaited()
     return frozenset()
+
+
+def decision(state: State, seat: int) -> str | None:
+    """What ``seat`` decides now: "pick", "place", "BACKSTAB" / "POISON" / "SWITCH", "keep",
+    or None when it is not awaited. Legal moves, refusals and prompts all read it."""
+    if state.phase == PICK or state.phase == KEEP:
+        return state.phase if seat in state.choosing.asked and seat not in state.choosing.ready else None
+    if state.phase == REVEAL and state.stage and state.order[state.turn] == seat:
+        return STAGE_PLACE if state.stage == STAGE_PLACE else state.pending
+    return None
 
 
 # --------------------------------------------------------------------------- step 1: choose two
@@ -280,9 +363,10 @@ def can_pick(state: State, seat: int, first: int, second: int) -> bool:
     return first != second and first in hand and second in hand
 
 
-def pick_moves(state: State, seat: int) -> list[dict[str, Any]]:
+def pick_moves(state: State, seat: int) -> list[Move]:
     hand = state.hands[seat]
-    return [{"type": "pick", "first": a, "second": b} for a in hand for b in hand if a != b]
+    make = MOVES.make
+    return [make("pick", first=a, second=b) for a in hand for b in hand if a != b]
 
 
 # ---------------------------------------------------------------------------- step 2A: placing
@@ -354,19 +438,23 @@ def switch_pairs(state: State, placed: int) -> list[tuple[tuple[int, int], tuple
     return [(x, y) for i, x in enumerate(movable) for y in movable[i + 1:] if can_switch(x, y)]
 
 
-def ability_moves(state: State) -> list[dict[str, Any]]:
+def ability_moves(state: State) -> list[Move]:
     """The choices of the pending ability, plus "pass" (an ability may be declined)."""
     ability, placed = state.pending, state.placed
-    moves: list[dict[str, Any]] = []
+    make = MOVES.make
+    moves: list[Move] = []
     if ability in ("BACKSTAB", "POISON"):
-        where = backstab_buildings(placed) if ability == "BACKSTAB" else poison_buildings(placed)
-        moves = [{"type": "remove", "building": b, "seat": s, "promoted": p}
-                 for b, s, p in removal_targets(state, where)]
+        moves = [make("remove", building=b, seat=s, promoted=p)
+                 for b, s, p in removal_targets(state, reach_of(ability, placed))]
     elif ability == "SWITCH":
-        moves = [{"type": "switch", "a": [x[0], x[1]], "b": [y[0], y[1]]}
-                 for x, y in switch_pairs(state, placed)]
-    moves.append({"type": "pass"})
+        moves = [make("switch", a=[x[0], x[1]], b=[y[0], y[1]]) for x, y in switch_pairs(state, placed)]
+    moves.append(make("pass"))
     return moves
+
+
+def reach_of(ability: str, placed: int) -> list[int]:
+    """The buildings BACKSTAB or POISON reaches from where you placed."""
+    return backstab_buildings(placed) if ability == "BACKSTAB" else poison_buildings(placed)
 
 
 def has_ability_choice(state: State, ability: str, placed: int) -> bool:
@@ -407,6 +495,25 @@ def next_turn_order(order: list[int], first: dict[int, int], second: dict[int, i
     return new, space
 
 
+def mutiny(state: State) -> bool:
+    """Mutiny: "This round the Turn Order Track is read from lowest to highest"."""
+    return event_effect(state).get("kind") == "turn_order_reversed"
+
+
+def read_track(order: list[int], track: list[int], lowest_first: bool) -> list[int]:
+    """The turn order read from the Turn Order Track: highest space first (lowest first under
+    Mutiny); players sharing a space keep the order step 3 gave them. Before the first step
+    (an empty track) the order stays as it is.
+
+    >>> read_track([2, 1, 0], [7, 7, 30], lowest_first=True)  # seats 1 and 0 share space 7
+    [1, 0, 2]
+    >>> read_track([1, 0, 2], [7, 7, 30], lowest_first=False)
+    [2, 1, 0]
+    """
+    sign = 1 if lowest_first else -1
+    return sorted(order, key=lambda s: sign * track[s])
+
+
 # ----------------------------------------------------------------------------------- scoring
 def area_ranking(state: State, area: str) -> list[dict[str, Any]]:
     """Scoring 1–3: count the buildings each player controls in the area; ties between players go
@@ -437,7 +544,7 @@ def ravens_for_place(state: State, area: str, place: int) -> int:
     return base
 
 
-def score_round(state: State, log: list[Any]) -> None:
+def score_round(state: State, log: Log) -> None:
     """Scoring: the areas of this round in order; ravens first place first, then second, then
     third, while the supply lasts; seven ravens wins at once and no more scoring takes place."""
     table: dict[str, Any] = {"round": state.round, "event": state.event, "areas": [],
@@ -450,9 +557,9 @@ def score_round(state: State, log: list[Any]) -> None:
             "ranking": [],
         }
         table["areas"].append(entry)
-        log.append(("public", f"Scoring the {area} area."))
+        log.say("Scoring the {area} area.", area=area)
         if not ranking:
-            log.append(("public", f"Nobody controls a building in the {area} area."))
+            log.say("Nobody controls a building in the {area} area.", area=area)
         for place, row in enumerate(ranking, start=1):
             want = ravens_for_place(state, area, place)
             got = min(want, state.raven_supply)
@@ -462,16 +569,15 @@ def score_round(state: State, log: list[Any]) -> None:
             entry["ranking"].append({"seat": seat, "place": place, "buildings": row["buildings"],
                                      "ravens": got})
             if want:
-                short = "" if got == want else f" (the supply had only {got})"
-                log.append(("public", f"{{seat:{seat}}} is {_ordinal(place)} in the {area} area "
-                                      f"with {len(row['buildings'])} building(s) and takes {got} "
-                                      f"raven(s){short}; now {state.ravens[seat]}."))
+                log.say("{0} is {place} in the {area} area with {n} building(s) and takes {got} "
+                        "raven(s){short}; now {total}.", seat, place=_ordinal(place), area=area,
+                        n=len(row["buildings"]), got=got, total=state.ravens[seat],
+                        short="" if got == want else f" (the supply had only {got})")
             if state.ravens[seat] >= RAVENS_TO_WIN:
                 state.winner = seat
                 state.end_reason = "seven_ravens"
                 table["winner"] = seat
-                log.append(("public", f"{{seat:{seat}}} has {state.ravens[seat]} ravens and wins "
-                                      "the Tower of London!"))
+                log.say("{0} has {n} ravens and wins the Tower of London!", seat, n=state.ravens[seat])
                 break
         if state.winner >= 0:
             break
@@ -482,7 +588,7 @@ def score_round(state: State, log: list[Any]) -> None:
     elif state.round >= ROUNDS:
         state.phase = OVER
         state.end_reason = "everyone_loses"
-        log.append(("public", "Round 3 is scored and nobody has seven ravens: everyone loses!"))
+        log.say("Round 3 is scored and nobody has seven ravens: everyone loses!")
     else:
         state.round += 1
         begin_round(state, log)
@@ -493,7 +599,7 @@ def _ordinal(n: int) -> str:
 
 
 # ---------------------------------------------------------------------------- the reveal flow
-def advance_reveals(state: State, log: list[Any]) -> None:
+def advance_reveals(state: State, log: Log) -> None:
     """Runs the reveal until a seat must decide (placing or an ability), or the step ends."""
     while True:
         if state.turn >= state.seats:
@@ -506,14 +612,14 @@ def advance_reveals(state: State, log: list[Any]) -> None:
             state.played[seat].append(first)
             state.step_reveals.append({"seat": seat, "first": first, "second": None, "placed": None,
                                        "ability": None, "outcome": ""})
-            log.append(("public", f"{{seat:{seat}}} reveals {CARDS[first].label()} as first card."))
+            log.say("{0} reveals {card} as first card.", seat, card=CARDS[first].label())
             options = placement_buildings(state, seat, first)
             if options:
                 state.stage = STAGE_PLACE
                 return
-            why = ("has no Beefeater left in their supply" if state.supply[seat] <= 0
-                   else "cannot place: every building of the card is in the sealed quadrant")
-            log.append(("public", f"{{seat:{seat}}} {why}."))
+            log.say("{0} {why}.", seat, why=(
+                "has no Beefeater left in their supply" if state.supply[seat] <= 0
+                else "cannot place: every building of the card is in the sealed quadrant"))
             state.placed = 0
         # second card
         state.revealed[seat] = 2
@@ -523,7 +629,7 @@ def advance_reveals(state: State, log: list[Any]) -> None:
         ability = ability_of_turn(state, seat)
         rec["ability"] = ability
         via = f" (FOCUS uses the first card's {ability})" if CARDS[second].ability == "FOCUS" else ""
-        log.append(("public", f"{{seat:{seat}}} reveals {CARDS[second].name} as second card{via}."))
+        log.say("{0} reveals {card} as second card{via}.", seat, card=CARDS[second].name, via=via)
         outcome = ""
         if CARDS[second].ability == "FOCUS" and ability == "FOCUS":
             outcome = "FOCUS on FOCUS: no power to use"
@@ -544,7 +650,7 @@ def advance_reveals(state: State, log: list[Any]) -> None:
         else:
             outcome = f"{ability} has no effect: nothing it could reach"
         rec["outcome"] = outcome
-        log.append(("public", f"{{seat:{seat}}}: {outcome}."))
+        log.say("{0}: {outcome}.", seat, outcome=outcome)
         finish_turn(state)
 
 
@@ -587,7 +693,7 @@ def apply_switch(state: State, a: tuple[int, int], b: tuple[int, int]) -> None:
     state.plain[ba][sb] += 1
 
 
-def end_step(state: State, log: list[Any]) -> None:
+def end_step(state: State, log: Log) -> None:
     """Step 3, then the next step, or Reduce Player Decks after the third step."""
     for s in range(state.seats):
         if state.track[s]:
@@ -595,13 +701,12 @@ def end_step(state: State, log: list[Any]) -> None:
             state.track[s] = 0
     first = {s: state.picks[s][0] for s in range(state.seats)}
     second = {s: state.picks[s][1] for s in range(state.seats)}
-    lowest = event_effect(state).get("kind") == "turn_order_reversed"
-    state.order, space = next_turn_order(state.order, first, second, lowest)
+    state.order, space = next_turn_order(state.order, first, second, mutiny(state))
     for s in range(state.seats):
         state.supply[s] -= 1
         state.track[s] = space[s]
-    log.append(("public", "Turn order: " + ", ".join(
-        f"{{seat:{s}}} ({space[s]})" for s in state.order) + "."))
+    log.say("Turn order: " + ", ".join(f"{{{i}}} ({space[s]})" for i, s in enumerate(state.order))
+            + ".", *state.order)
     state.stage = ""
     if state.step < STEPS_PER_ROUND:
         state.step += 1
@@ -609,22 +714,19 @@ def end_step(state: State, log: list[Any]) -> None:
         return
     if state.round < ROUNDS:
         state.phase = KEEP
-        state.keeps = [[] for _ in range(state.seats)]
-        log.append(("public", "Reduce Player Decks: everyone keeps three of the six cards played."))
+        state.choosing = Commitments.ask(range(state.seats))
+        log.say("Reduce Player Decks: everyone keeps three of the six cards played.")
         return
     score_round(state, log)
 
 
 # ------------------------------------------------------------------------- reduce player decks
-def keep_moves(state: State, seat: int) -> list[dict[str, Any]]:
+def keep_moves(state: State, seat: int) -> list[Move]:
     played = sorted(state.played[seat])
     n = len(played)
-    out = []
-    for i in range(n):
-        for j in range(i + 1, n):
-            for k in range(j + 1, n):
-                out.append({"type": "keep", "cards": [played[i], played[j], played[k]]})
-    return out
+    make = MOVES.make
+    return [make("keep", cards=[played[i], played[j], played[k]])
+            for i in range(n) for j in range(i + 1, n) for k in range(j + 1, n)]
 
 
 def can_keep(state: State, seat: int, cards: list[int]) -> bool:
@@ -633,23 +735,230 @@ def can_keep(state: State, seat: int, cards: list[int]) -> bool:
         c in state.played[seat] for c in cards)
 
 
-def apply_keeps(state: State, log: list[Any]) -> None:
+def apply_keeps(state: State, keeps: dict[int, list[int]], log: Log) -> None:
+    """Everyone has chosen: the kept cards go back into the decks, the others to the box."""
     for s in range(state.seats):
-        kept = state.keeps[s]
+        kept = keeps[s]
         gone = sorted(c for c in state.played[s] if c not in kept)
         state.decks[s].extend(kept)
         state.boxed[s].extend(gone)
         state.played[s] = []
-        log.append(("public", f"{{seat:{s}}} keeps {', '.join(CARDS[c].name for c in kept)}; "
-                              f"{', '.join(CARDS[c].name for c in gone)} go to the box."))
+        log.say("{0} keeps {kept}; {gone} go to the box.", s,
+                kept=", ".join(CARDS[c].name for c in kept), gone=", ".join(CARDS[c].name for c in gone))
     score_round(state, log)
 
 
+# ------------------------------------------------------------------------------ legal moves
+def legal_moves(state: State, seat: int) -> list[Move]:
+    """Every legal move of ``seat`` now, in canonical form: the one source of legality (``refusal``
+    refuses exactly the moves not listed here)."""
+    now = decision(state, seat)
+    if now is None:
+        return []
+    if now == PICK:
+        return pick_moves(state, seat)
+    if now == KEEP:
+        return keep_moves(state, seat)
+    if now == STAGE_PLACE:
+        make = MOVES.make
+        return [make("place", building=b) for b in placement_buildings(state, seat, state.picks[seat][0])]
+    return ability_moves(state)
+
+
+def refusal(state: State, seat: int, move: Move) -> IllegalMove | None:
+    """Why a well-shaped move (``MOVES.parse``) of ``seat`` is illegal now, naming the most
+    specific rule; None when it is legal — exactly when ``legal_moves`` lists it."""
+    kind = move["type"]
+    if state.phase == OVER:
+        return IllegalMove(f"{RULE_WIN}: the game is over.", rule=RULE_WIN, code="not_your_turn")
+    now = decision(state, seat)
+    if now is None:
+        return IllegalMove(_not_awaited(state), rule=_phase_rule(state), code="not_your_turn")
+    expected = {PICK: ("pick",), KEEP: ("keep",), STAGE_PLACE: ("place",),
+                "SWITCH": ("switch", "pass")}.get(now, ("remove", "pass"))
+    if kind not in expected:
+        rule = _phase_rule(state)
+        return IllegalMove(f"{rule}: now is not the time to {kind}; {_now(state)}.", rule=rule)
+    if kind == "pick":
+        return _pick_refusal(state, seat, move["first"], move["second"])
+    if kind == "place":
+        return _place_refusal(state, seat, move["building"])
+    if kind == "remove":
+        return _remove_refusal(state, move["building"], move["seat"], move["promoted"])
+    if kind == "switch":
+        return _switch_refusal(state, (move["a"][0], move["a"][1]), (move["b"][0], move["b"][1]))
+    if kind == "keep":
+        return _keep_refusal(state, seat, move["cards"])
+    return None  # pass: an ability may always be declined
+
+
+def _pick_refusal(state: State, seat: int, first: int, second: int) -> IllegalMove | None:
+    if first == second:
+        return IllegalMove(f"{RULE_PICK}: you must choose two different cards from your hand.",
+                           rule=RULE_PICK)
+    if not can_pick(state, seat, first, second):
+        missing = first if first not in state.hands[seat] else second
+        return IllegalMove(f"{RULE_PICK}: card {missing} is not in your hand; choose two cards from "
+                           "your hand.", rule=RULE_PICK)
+    return None
+
+
+def _place_refusal(state: State, seat: int, b: int) -> IllegalMove | None:
+    card = state.picks[seat][0]
+    if b in placement_buildings(state, seat, card):
+        return None
+    why = ("it is in the quadrant sealed by this round's event" if b in CARDS[card].buildings else
+           f"{CARDS[card].name} shows buildings {', '.join(map(str, CARDS[card].buildings))}")
+    return IllegalMove(f"{RULE_PLACE}: you cannot place in building {b}: {why}.", rule=RULE_PLACE)
+
+
+def _remove_refusal(state: State, b: int, victim: int, promoted: bool) -> IllegalMove | None:
+    ability = state.pending
+    if b not in reach_of(ability, state.placed):
+        where = "+/- 1 away from" if ability == "BACKSTAB" else "adjacent to"
+        return IllegalMove(f"{RULE_ABILITY}: {ability} removes a Beefeater from a building {where} "
+                           f"where you placed (building {state.placed}); building {b} is not.",
+                           rule=RULE_ABILITY)
+    if (b, victim, promoted) not in removal_targets(state, [b]):
+        what = "promoted Beefeater" if promoted else "plain Beefeater"
+        return IllegalMove(f"{RULE_ABILITY}: there is no {what} of seat {victim} in building {b} to "
+                           "remove.", rule=RULE_ABILITY)
+    return None
+
+
+def _switch_refusal(state: State, pa: tuple[int, int], pb: tuple[int, int]) -> IllegalMove | None:
+    movable = movable_beefeaters(state, state.placed)
+    quadrant = QUADRANT_OF[state.placed]
+    for b, s in (pa, pb):
+        if (b, s) in movable:
+            continue
+        if b in AREA_OF and QUADRANT_OF[b] != quadrant:
+            why = f"building {b} is not in quadrant {quadrant}, where you placed"
+        elif b in AREA_OF and 0 <= s < state.seats and state.promoted[b][s]:
+            why = f"the promoted Beefeater of seat {s} in building {b} cannot be moved"
+        else:
+            why = f"there is no movable Beefeater of seat {s} in building {b}"
+        return IllegalMove(f"{RULE_ABILITY}: SWITCH: {why}.", rule=RULE_ABILITY)
+    if not can_switch(pa, pb):
+        return IllegalMove(f"{RULE_ABILITY}: SWITCH exchanges Beefeaters of two different players in "
+                           "two different buildings.", rule=RULE_ABILITY)
+    if pa[0] > pb[0]:
+        return IllegalMove(f"{RULE_ABILITY}: SWITCH: name the Beefeater in the lower-numbered building "
+                           f"first (\"a\": [{pb[0]}, {pb[1]}], \"b\": [{pa[0]}, {pa[1]}]).",
+                           rule=RULE_ABILITY)
+    return None
+
+
+def _keep_refusal(state: State, seat: int, cards: list[int]) -> IllegalMove | None:
+    if not can_keep(state, seat, cards):
+        return IllegalMove(f"{RULE_REDUCE}: keep exactly three different cards among the six you "
+                           "played this round.", rule=RULE_REDUCE)
+    if cards != sorted(cards):
+        return IllegalMove(f"{RULE_REDUCE}: list the three cards you keep in ascending order "
+                           f"({sorted(cards)}).", rule=RULE_REDUCE)
+    return None
+
+
+def _phase_rule(state: State) -> str:
+    if state.phase == PICK:
+        return RULE_PICK
+    if state.phase == KEEP:
+        return RULE_REDUCE
+    return RULE_PLACE if state.stage == STAGE_PLACE else RULE_ABILITY
+
+
+def _now(state: State) -> str:
+    if state.phase == PICK:
+        return "choose two cards"
+    if state.phase == KEEP:
+        return "keep three cards"
+    if state.stage == STAGE_PLACE:
+        return "place a Beefeater"
+    return f"use {state.pending} or pass"
+
+
+def _not_awaited(state: State) -> str:
+    if state.phase == PICK:
+        return f"{RULE_PICK}: you have already chosen your two cards; waiting for the others."
+    if state.phase == KEEP:
+        return f"{RULE_REDUCE}: you have already chosen the cards to keep."
+    return say("{rule}: it is not your turn; the cards are revealed in turn order and {0} is acting.",
+               state.order[state.turn], rule=RULE_PLACE)
+
+
+# ------------------------------------------------------------------------------ playing a move
+def apply_move(state: State, seat: int, move: Move) -> list[Event]:
+    """The effect of a legal move (``refusal`` said None), with the log lines it makes."""
+    kind = move["type"]
+    log = Log()
+    if kind == "pick":
+        first, second = move["first"], move["second"]
+        state.choosing.choose(seat, [first, second], ready=True)
+        state.hands[seat].remove(first)
+        state.hands[seat].remove(second)
+        log.say("{0} has chosen two cards.", seat, privately={
+            seat: "You chose {first} first and {second} second."},
+            first=CARDS[first].name, second=CARDS[second].name)
+        if state.choosing.everyone_ready():
+            chosen = state.choosing.reveal()
+            state.picks = [list(chosen[s]) for s in range(state.seats)]
+            log.say("Everyone has chosen; the cards are revealed in turn order.")
+            state.phase = REVEAL
+            advance_reveals(state, log)
+    elif kind == "place":
+        b = move["building"]
+        apply_place(state, seat, b)
+        log.say("{0} places a Beefeater in building {b} ({area}, quadrant {quadrant}).", seat, b=b,
+                area=AREA_OF[b], quadrant=QUADRANT_OF[b])
+        advance_reveals(state, log)
+    elif kind in ("remove", "switch", "pass"):
+        ability = state.pending
+        rec = state.step_reveals[-1]
+        if kind == "remove":
+            b, victim, promoted = move["building"], move["seat"], move["promoted"]
+            apply_remove(state, b, victim, promoted)
+            rec["outcome"] = say("removes a {what} of {0} from building {b}", victim, b=b,
+                                 what="promoted Beefeater" if promoted else "Beefeater")
+        elif kind == "switch":
+            (ba, sa), (bb, sb) = move["a"], move["b"]
+            apply_switch(state, (ba, sa), (bb, sb))
+            rec["outcome"] = say("switches {0}'s Beefeater in building {ba} with {1}'s in building {bb}",
+                                 sa, sb, ba=ba, bb=bb)
+        else:
+            rec["outcome"] = f"declines {ability}"
+        log.say("{0} ({ability}) {outcome}.", seat, ability=ability, outcome=rec["outcome"])
+        finish_turn(state)
+        advance_reveals(state, log)
+    elif kind == "keep":
+        cards = list(move["cards"])
+        state.choosing.choose(seat, cards, ready=True)
+        log.say("{0} has chosen the cards to keep.", seat, privately={seat: "You keep {names}."},
+                names=", ".join(CARDS[c].name for c in cards))
+        if state.choosing.everyone_ready():
+            apply_keeps(state, state.choosing.reveal(), log)
+    return log.events
+
+
+def result(state: State) -> Result | None:
+    """Winning The Game: the seat with seven ravens, or nobody when round 3 ends without one."""
+    if state.phase != OVER:
+        return None
+    return Result(winners=(state.winner,) if state.winner >= 0 else (),
+                  scores=tuple(float(r) for r in state.ravens),
+                  details={"reason": state.end_reason, "round": state.round,
+                           "scoring": copy.deepcopy(state.scoring_history)})
+
+
+# ---------------------------------------------------------------------------------- invariants
 def cards_owned(state: State, seat: int) -> int:
     """Deck + hand + chosen + played this round: 13, 10 and 7 in rounds 1, 2 and 3."""
-    chosen = ([c for c in state.picks[seat] if c not in state.played[seat]]
-              if state.phase in (PICK, REVEAL) else [])
-    return len(state.decks[seat]) + len(state.hands[seat]) + len(chosen) + len(state.played[seat])
+    if state.phase == PICK:
+        chosen = len(state.choosing.choices.get(seat, ()))
+    elif state.phase == REVEAL:
+        chosen = 2 - state.revealed[seat]
+    else:
+        chosen = 0
+    return len(state.decks[seat]) + len(state.hands[seat]) + chosen + len(state.played[seat])
 
 
 def beefeaters_accounted(state: State, seat: int) -> int:

@@ -24,10 +24,11 @@ def check(state: R.State) -> None:
 
 def hidden_of(state: R.State, seat: int) -> list[int]:
     """Cards of ``seat`` no other seat may see now: hand, unrevealed picks, unannounced keeps."""
-    picks = state.picks[seat]
     hidden = list(state.hands[seat])
-    if picks:
-        hidden += picks[state.revealed[seat]:]
+    if state.phase == R.PICK:
+        hidden += state.choosing.own(seat) or []
+    elif state.phase == R.REVEAL:
+        hidden += state.picks[seat][state.revealed[seat]:]
     return hidden
 
 
@@ -45,17 +46,20 @@ def check_views(state: R.State) -> None:
             assert p["has_kept"] in (None, True, False) and "keeps" not in p and "hand" not in p
         if viewer is None:
             assert view["my_keep"] is None and view["my_picks"] is None and view["hand"] is None
+            assert view["prompt"] is None
         else:
-            assert view["my_keep"] == (state.keeps[viewer] or None)
-        if viewer is not None:
+            own = state.choosing.own(viewer)
+            assert view["my_keep"] == (own if state.phase == R.KEEP else None)
             assert view["hand"] == sorted(state.hands[viewer])
             prompt = view["prompt"]
             if viewer in ENGINE.to_act(state):
-                assert prompt is not None and prompt["moves"] == ENGINE.legal_moves(state, viewer)
+                assert prompt is not None
+                assert [c["move"] for c in prompt["choices"]] == ENGINE.legal_moves(state, viewer)
+                assert all(c["label"] for c in prompt["choices"])
             else:
                 assert prompt is None
         text = json.dumps(view)
-        assert '"rng"' not in text and '"event_pile"' not in text
+        assert '"rng"' not in text and '"event_pile"' not in text and '"splitmix"' not in text
 
 
 def playout(seats: int, seed: int, deep: bool) -> tuple[R.State, list[tuple[int, dict[str, Any]]]]:

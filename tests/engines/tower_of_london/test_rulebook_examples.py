@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from engines.kit import Log
 from engines.tower_of_london import ENGINE
 from engines.tower_of_london import rules as R
 from engines.tower_of_london.components import AREA_OF, QUADRANT_OF
@@ -71,7 +72,7 @@ def test_red_yellow_and_blue_scoring_example() -> None:
     assert R.controller(state, 11) is None
     ranking = R.area_ranking(state, "orange")
     assert [(r["seat"], r["buildings"]) for r in ranking] == [(red, [6]), (yellow, [3]), (blue, [1])]
-    R.score_round(state, [])
+    R.score_round(state, Log())
     # the 2-3 player scoring card: 2 ravens for first, 1 for second, 0 for third
     assert state.ravens == [2, 1, 0]
     assert QUADRANT_OF[11] == "II"

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from engines.base import IllegalMove
+from engines.kit import Commitments, Log
 from engines.tower_of_london import ENGINE
 from engines.tower_of_london import rules as R
 from engines.tower_of_london.components import (
@@ -196,7 +197,11 @@ def test_ability_switch_exchanges_two_beefeaters_in_the_quadrant_where_you_place
     ENGINE.play(state, 0, {"type": "place", "building": 12})
     with pytest.raises(IllegalMove, match="not in quadrant II"):
         ENGINE.play(state, 0, {"type": "switch", "a": [11, 1], "b": [1, 2]})
-    ENGINE.play(state, 0, {"type": "switch", "a": [13, 2], "b": [11, 1]})  # either order
+    with pytest.raises(IllegalMove, match="lower-numbered building first") as err:
+        ENGINE.play(state, 0, {"type": "switch", "a": [13, 2], "b": [11, 1]})  # listed the other way
+    assert err.value.rule == R.RULE_ABILITY and state.plain[13][2] == 1
+    assert {"type": "switch", "a": [11, 1], "b": [13, 2]} in ENGINE.legal_moves(state, 0)
+    ENGINE.play(state, 0, {"type": "switch", "a": [11, 1], "b": [13, 2]})
     assert state.plain[11][2] == 1 and state.plain[13][1] == 1
     assert state.plain[11][1] == 0 and state.plain[13][2] == 0
 
@@ -324,12 +329,15 @@ def test_reduce_player_decks_keep_three_of_the_six_played_decks_of_10_then_7() -
 def test_reduce_player_decks_keep_exactly_three_cards_you_played() -> None:
     state = build(2)
     state.phase, state.played = R.KEEP, [[1, 2, 3, 4, 5, 6], [1, 2, 3, 4, 5, 6]]
-    state.keeps = [[], []]
+    state.choosing = Commitments.ask(range(2))
     for bad in ([1, 2], [1, 1, 2], [1, 2, 9], [1, 2, 3, 4]):
         with pytest.raises(IllegalMove, match="keep exactly three different cards") as err:
             ENGINE.play(state, 0, {"type": "keep", "cards": bad})
         assert err.value.rule == R.RULE_REDUCE
-    events = ENGINE.play(state, 0, {"type": "keep", "cards": [6, 1, 3]})
+    with pytest.raises(IllegalMove, match=r"in ascending order \(\[1, 3, 6\]\)") as err:
+        ENGINE.play(state, 0, {"type": "keep", "cards": [6, 1, 3]})  # listed sorted only
+    assert err.value.rule == R.RULE_REDUCE and ENGINE.to_act(state) == frozenset({0, 1})
+    events = ENGINE.play(state, 0, {"type": "keep", "cards": [1, 3, 6]})
     assert "BACKSTAB" not in events[0].for_seat(1) and "BACKSTAB" in events[0].for_seat(0)
     assert ENGINE.view(state, 1)["players"][0]["has_kept"] is True
     assert ENGINE.view(state, 1)["my_keep"] is None and ENGINE.view(state, 0)["my_keep"] == [1, 3, 6]
@@ -356,7 +364,7 @@ def test_scoring_areas_by_round(rnd: int, areas: list[str]) -> None:
     state = build(2)
     state.round = rnd
     state.event_pile = [1, 2, 3]
-    R.score_round(state, [])
+    R.score_round(state, Log())
     assert scored_areas(state) == areas
 
 
@@ -378,14 +386,14 @@ def test_scoring_tie_broken_by_the_highest_numbered_controlled_building() -> Non
 
 def test_scoring_players_controlling_nothing_take_no_ravens() -> None:
     state = build(4, board={3: {0: 1}})
-    R.score_round(state, [])
+    R.score_round(state, Log())
     assert state.ravens == [2, 0, 0, 0]  # 4-player card: 2, 1, 1
 
 
 def test_scoring_ravens_go_to_first_place_first_while_the_supply_lasts() -> None:
     state = build(5, board={3: {0: 1}, 6: {1: 1}})
     state.raven_supply = 3
-    R.score_round(state, [])
+    R.score_round(state, Log())
     assert state.ravens[:2] == [0, 3] and state.raven_supply == 0  # 5-player card: 3, 1, 0
     assert state.scoring_history[-1]["areas"][0]["ranking"][1]["ravens"] == 0
 
@@ -393,7 +401,7 @@ def test_scoring_ravens_go_to_first_place_first_while_the_supply_lasts() -> None
 def test_winning_seven_ravens_during_scoring_wins_at_once_and_no_more_scoring_takes_place() -> None:
     state = build(2, board={3: {1: 1}, 6: {1: 1}, 2: {0: 1}, 1: {0: 1}})
     state.round, state.ravens, state.raven_supply = 2, [5, 6], 20
-    R.score_round(state, [])  # green first: seat 0 reaches 7; orange is not scored
+    R.score_round(state, Log())  # green first: seat 0 reaches 7; orange is not scored
     assert state.phase == R.OVER and state.winner == 0 and state.ravens == [7, 6]
     assert scored_areas(state) == ["green"]
     result = ENGINE.result(state)
@@ -403,7 +411,7 @@ def test_winning_seven_ravens_during_scoring_wins_at_once_and_no_more_scoring_ta
 def test_winning_nobody_at_seven_after_round_3_means_everyone_loses() -> None:
     state = build(2, board={3: {0: 1}})
     state.round = 3
-    R.score_round(state, [])
+    R.score_round(state, Log())
     result = ENGINE.result(state)
     assert state.phase == R.OVER and result is not None and result.winners == ()
     assert result.details["reason"] == "everyone_loses"
@@ -412,7 +420,7 @@ def test_winning_nobody_at_seven_after_round_3_means_everyone_loses() -> None:
 def test_winning_no_more_moves_once_the_game_is_over() -> None:
     state = build(2, board={3: {0: 1}})
     state.round = 3
-    R.score_round(state, [])
+    R.score_round(state, Log())
     with pytest.raises(IllegalMove, match="the game is over"):
         ENGINE.play(state, 0, {"type": "pass"})
     assert ENGINE.to_act(state) == frozenset() and ENGINE.legal_moves(state, 0) == []
@@ -421,13 +429,13 @@ def test_winning_no_more_moves_once_the_game_is_over() -> None:
 # ----------------------------------------------------------------------------------- event cards
 def test_event_score_bonus_crown_jewels_gives_first_place_in_orange_one_more_raven() -> None:
     state = build(3, board={3: {0: 1}, 6: {1: 1}}, event=1)
-    R.score_round(state, [])
+    R.score_round(state, Log())
     assert state.ravens == [0 + 1, 2 + 1, 0]
 
 
 def test_event_only_first_place_takes_ravens() -> None:
     state = build(3, board={3: {0: 1}, 6: {1: 1}}, event=event_id("only_first_place"))
-    R.score_round(state, [])
+    R.score_round(state, Log())
     assert state.ravens == [0, 2, 0]
 
 
@@ -472,7 +480,7 @@ def test_event_ceremony_of_the_keys_makes_the_player_with_fewest_ravens_start() 
     state = build(3, order=[0, 1, 2])
     state.ravens = [3, 1, 1]
     state.event_pile = [event_id("fewest_ravens_starts")]
-    R.begin_round(state, [])
+    R.begin_round(state, Log())
     assert state.order == [1, 0, 2]
 
 
@@ -483,13 +491,13 @@ def test_event_garrison_inspection_needs_two_beefeaters_to_control() -> None:
 
 def test_event_state_banquet_gives_second_place_one_more_raven() -> None:
     state = build(3, board={3: {0: 1}, 6: {1: 1}}, event=2)
-    R.score_round(state, [])
+    R.score_round(state, Log())
     assert state.ravens == [2, 2, 0]
 
 
 def test_event_ravens_feast_gives_first_place_in_every_area_one_more() -> None:
     state = build(3, board={3: {0: 1}}, event=13)
-    R.score_round(state, [])
+    R.score_round(state, Log())
     assert state.ravens == [3, 0, 0]
 
 
