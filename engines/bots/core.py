@@ -1,0 +1,92 @@
+"""``choose``: a bot's move for one seat, seeing only what that seat sees.
+
+The caller (a tournament, the server's worker) passes the state it holds; the bot never reads
+it directly beyond the seat's legal moves. It searches on ``engine.determinize(state, seat, rng)``
+only — every part the seat cannot see re-drawn — after the game's ``canonical`` hook (if any)
+has put the hidden parts in a fixed order. So with the same generator the choice is the same on
+the true state and on any state the seat cannot tell from it (tests/engines/test_bots.py).
+
+``choose`` is a pure function of its arguments when the budget is counted in iterations; a time
+limit (CPU time of the calling thread) may cut the search short, and then the answer depends on
+the machine's speed.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from engines.base import Engine, Move
+from engines.bots import ismcts
+from engines.bots.hooks import Hooks, hooks_for, pick_by_kind, sensible_moves
+from engines.kit.rng import Rng
+
+LEVELS = ("easy", "good")
+
+
+@dataclass(frozen=True)
+class Budget:
+    """How long "good" may think about one move: at most ``iterations`` search iterations, and
+    at most ``seconds`` of CPU time (None: no time limit, and the choice is reproducible)."""
+
+    iterations: int = 100_000
+    seconds: float | None = 0.9
+    clock: Callable[[], float] = time.thread_time
+
+    def deadline(self) -> Callable[[], bool]:
+        if self.seconds is None:
+            return lambda: False
+        clock, end = self.clock, self.clock() + self.seconds
+        return lambda: clock() >= end
+
+
+DEFAULT = Budget()
+
+
+@dataclass(frozen=True)
+class Choice:
+    move: Move
+    iterations: int = 0
+    """Search iterations spent (0: no search was needed, or the level does not search)."""
+
+
+def position(engine: Engine, state: Any, seat: int, hooks: Hooks) -> Any:
+    """The state the bot works from: hidden parts in a fixed order when the game says how."""
+    return hooks.canonical(state, seat) if hooks.canonical is not None else state
+
+
+def decide(engine: Engine, state: Any, seat: int, level: str, rng: Rng, budget: Budget = DEFAULT,
+           hooks: Hooks | None = None) -> Choice:
+    """``choose``, with what the search spent."""
+    if level not in LEVELS:
+        raise ValueError(f"unknown bot level {level!r} (one of {', '.join(LEVELS)})")
+    if seat not in engine.to_act(state):
+        raise ValueError(f"seat {seat} is not awaited")
+    legal = engine.legal_moves(state, seat)  # the same on every determinization: the seat sees them
+    if not legal:
+        raise ValueError(f"seat {seat} has no legal move")
+    hooks = hooks_for(engine) if hooks is None else hooks
+    if len(legal) == 1:
+        return Choice(legal[0])
+    base = position(engine, state, seat, hooks)
+    determinize = engine.determinize  # type: ignore[attr-defined]
+    if level == "easy":
+        seen = determinize(base, seat, rng) if hooks.sensible is not None else base
+        return Choice(pick_by_kind(sensible_moves(hooks, engine, seen, seat, legal), rng))
+    seats = _seats(engine, state)
+    stats = ismcts.search(engine, base, seat, seats, hooks, rng, budget.iterations, budget.deadline())
+    return Choice(ismcts.best_move(stats.root, legal), stats.iterations)
+
+
+def _seats(engine: Engine, state: Any) -> int:
+    seats_of = getattr(engine, "seats_of", None)
+    return int(seats_of(state)) if seats_of is not None else int(state.seats)
+
+
+def choose(engine: Engine, state: Any, seat: int, level: str, rng: Rng, budget: Budget = DEFAULT) -> Move:
+    """The move a bot of ``level`` ("easy" or "good") plays for ``seat``, one of
+    ``engine.legal_moves(state, seat)``. ``rng`` is the bot's own generator (never the game's);
+    ``budget`` bounds the search of "good"."""
+    return decide(engine, state, seat, level, rng, budget).move
