@@ -10,27 +10,55 @@ It prints games per second (with checks), the median engine time per game (legal
 only), moves per game, and every failure.
 
     python bench/london_engine.py --games 10000
+    python bench/london_engine.py --games 300 --rules-version 1
+
+``--code DIR`` measures the engine of another checkout of the project (for example one made with
+``git worktree add DIR <commit>``) with this very harness. ``--side-by-side DIR`` compares that
+older engine with this one: the runs take turns, in fresh processes, ``--rounds`` times over the
+same seeds — this engine under rules version 1 (whose games are move for move the older code's
+games) and under the newest version — and it prints each run's figures and the medians side by
+side. The engine time counts ``legal_moves`` and ``play`` only, not the random player.
 """
 
 from __future__ import annotations
 
 import argparse
 import random
+import re
 import statistics
+import subprocess
 import sys
 import time
 import traceback
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from engines.london.playout import ENGINE, check_invariants, random_move, replay
+def _code_root(argv: list[str]) -> Path:
+    """The checkout whose engine is measured: ``--code DIR``, else this one."""
+    for i, arg in enumerate(argv):
+        if arg == "--code" and i + 1 < len(argv):
+            return Path(argv[i + 1]).resolve()
+        if arg.startswith("--code="):
+            return Path(arg.split("=", 1)[1]).resolve()
+    return Path(__file__).resolve().parents[1]
 
 
-def one_game(seats: int, seed: int, views_every: int, all_moves_every: int) -> tuple[float, int]:
+sys.path.insert(0, str(_code_root(sys.argv)))
+
+from engines.london.playout import ENGINE, check_invariants, random_move, replay  # noqa: E402
+
+
+def _new_game(seats: int, seed: int, version: int | None):  # type: ignore[no-untyped-def]
+    if version is None:  # the newest; an older checkout may know no rules versions
+        return ENGINE.new_game(seats, seed, {})
+    return ENGINE.new_game(seats, seed, {}, rules_version=version)
+
+
+def one_game(seats: int, seed: int, views_every: int, all_moves_every: int,
+             version: int | None = None) -> tuple[float, int]:
     """Play and check one game; return (engine seconds, moves)."""
     rng = random.Random(seed * 7919 + seats)
-    s = ENGINE.new_game(seats, seed, {})
+    s = _new_game(seats, seed, version)
     moves = []
     engine_time = 0.0
     cut = None
@@ -42,9 +70,11 @@ def one_game(seats: int, seed: int, views_every: int, all_moves_every: int) -> t
         (seat,) = ENGINE.to_act(s)
         t0 = time.perf_counter()
         legal = ENGINE.legal_moves(s, seat)
-        m = random_move(legal, rng)
+        t1 = time.perf_counter()
+        m = random_move(legal, rng)  # the random player: not the engine's time
+        t2 = time.perf_counter()
         ENGINE.play(s, seat, m)
-        engine_time += time.perf_counter() - t0
+        engine_time += time.perf_counter() - t2 + t1 - t0
         moves.append((seat, m))
         n += 1
         check_invariants(s, views=bool(views_every) and n % views_every == 0)
@@ -57,7 +87,8 @@ def one_game(seats: int, seed: int, views_every: int, all_moves_every: int) -> t
             cut, snapshot = n, ENGINE.encode(s)
     final = ENGINE.encode(s)
     assert ENGINE.result(s) is not None
-    assert ENGINE.encode(replay(seats, seed, moves)) == final, "replay differs"
+    again = replay(seats, seed, moves) if version is None else replay(seats, seed, moves, version)
+    assert ENGINE.encode(again) == final, "replay differs"
     if snapshot is not None and cut is not None:
         resumed = ENGINE.decode(snapshot)
         for seat, m in moves[cut:]:
@@ -72,20 +103,30 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--start", type=int, default=0, help="first seed")
     ap.add_argument("--views-every", type=int, default=25)
     ap.add_argument("--all-moves-every", type=int, default=50)
+    ap.add_argument("--rules-version", type=int, default=None, help="default: the newest")
+    ap.add_argument("--code", metavar="DIR", help="measure the engine of the checkout in DIR")
+    ap.add_argument("--side-by-side", metavar="DIR", help="compare with the older checkout in DIR")
+    ap.add_argument("--rounds", type=int, default=3, help="runs of each side (--side-by-side)")
     args = ap.parse_args(argv)
+    if args.side_by_side:
+        return side_by_side(args)
     per_seats: dict[int, list[tuple[float, int]]] = {2: [], 3: [], 4: []}
     failures: list[str] = []
     t0 = time.perf_counter()
     for i in range(args.start, args.start + args.games):
         seats = 2 + i % 3
         try:
-            per_seats[seats].append(one_game(seats, i, args.views_every, args.all_moves_every))
+            per_seats[seats].append(one_game(seats, i, args.views_every, args.all_moves_every,
+                                             args.rules_version))
         except Exception:
             failures.append(f"{seats} players, seed {i}:\n{traceback.format_exc()}")
     wall = time.perf_counter() - t0
     done = sum(len(v) for v in per_seats.values())
     out = sys.stdout
-    out.write(f"London engine: {done} games finished, {len(failures)} failures, {wall:.1f} s\n")
+    newest = getattr(ENGINE, "rules_version", 1)
+    version = newest if args.rules_version is None else args.rules_version
+    out.write(f"London engine (rules version {version}): {done} games finished, {len(failures)} "
+              f"failures, {wall:.1f} s\n")
     out.write(f"  with all checks: {done / wall:.1f} games/s\n")
     for seats, rows in per_seats.items():
         if not rows:
@@ -101,6 +142,48 @@ def main(argv: list[str] | None = None) -> int:
     for f in failures[:10]:
         out.write("FAILURE " + f + "\n")
     return 1 if failures else 0
+
+
+_FIGURES = {
+    "games/s with all checks": re.compile(r"with all checks: ([0-9.]+) games/s"),
+    "2 players µs/move": re.compile(r"2 players:.*?([0-9.]+) µs per move"),
+    "3 players µs/move": re.compile(r"3 players:.*?([0-9.]+) µs per move"),
+    "4 players µs/move": re.compile(r"4 players:.*?([0-9.]+) µs per move"),
+    "2 players ms/game": re.compile(r"2 players:.*?median ([0-9.]+) ms"),
+    "3 players ms/game": re.compile(r"3 players:.*?median ([0-9.]+) ms"),
+    "4 players ms/game": re.compile(r"4 players:.*?median ([0-9.]+) ms"),
+}
+
+
+def side_by_side(args: argparse.Namespace) -> int:
+    """Run the older checkout's benchmark and this one in turn; print the medians of each."""
+    here = str(Path(__file__).resolve())
+    common = ["--games", str(args.games), "--start", str(args.start),
+              "--views-every", str(args.views_every), "--all-moves-every", str(args.all_moves_every)]
+    sides = {"older code": [here, "--code", str(Path(args.side_by_side).resolve()), *common],
+             "this code, rules v1 (same games)": [here, *common, "--rules-version", "1"],
+             "this code, newest rules": [here, *common]}
+    runs: dict[str, list[dict[str, float]]] = {name: [] for name in sides}
+    out = sys.stdout
+    failed = False
+    for r in range(args.rounds):
+        for name, cmd in sides.items():
+            proc = subprocess.run([sys.executable, *cmd], capture_output=True, text=True)
+            failed |= proc.returncode != 0
+            figures = {k: float(m.group(1)) for k, rx in _FIGURES.items() if (m := rx.search(proc.stdout))}
+            runs[name].append(figures)
+            out.write(f"round {r + 1}, {name}: " + ", ".join(f"{k} {v:g}" for k, v in figures.items())
+                      + ("" if proc.returncode == 0 else f"  [exit {proc.returncode}]") + "\n")
+    out.write(f"\nMedians over {args.rounds} rounds of {args.games} games (lower is better, except "
+              f"games/s):\n")
+    out.write(f"  {'':28}" + "".join(f"{name:>34}" for name in sides) + "\n")
+    for key in _FIGURES:
+        cells = []
+        for name in sides:
+            values = [f[key] for f in runs[name] if key in f]
+            cells.append(f"{statistics.median(values):>34.2f}" if values else f"{'-':>34}")
+        out.write(f"  {key:28}" + "".join(cells) + "\n")
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":

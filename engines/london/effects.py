@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from engines.base import Event
+from engines.kit import Log
 from engines.london.components import BOROUGHS, CARDS, BoroughDef, Effect
 from engines.london.state import Player, State
 
-EffectFn = Callable[[State, int, Effect, str, list[Event]], None]
+EffectFn = Callable[[State, int, Effect, str, Log], None]
 
 
 def owned_boroughs(p: Player, where: str) -> int:
@@ -46,59 +46,59 @@ def alleviate(p: Player, n: int) -> int:
     return gone
 
 
-def _gain_money(s: State, seat: int, e: Effect, src: str, ev: list[Event]) -> None:
+def _gain_money(s: State, seat: int, e: Effect, src: str, log: Log) -> None:
     s.players[seat].money += int(e["amount"])
-    ev.append(Event(f"{{seat:{seat}}} gained £{e['amount']} ({src})"))
+    log.say("{0} gained £{n} ({src})", seat, n=e["amount"], src=src)
 
 
-def _draw(s: State, seat: int, e: Effect, src: str, ev: list[Event]) -> None:
+def _draw(s: State, seat: int, e: Effect, src: str, log: Log) -> None:
     for _ in range(int(e["count"])):
-        if s.draw_from_deck(seat, ev, src) is None:
-            ev.append(Event(f"The city deck is empty: {{seat:{seat}}} draws no more ({src})"))
+        if s.draw_from_deck(seat, log, src) is None:
+            log.say("The city deck is empty: {0} draws no more ({src})", seat, src=src)
             break
 
 
-def _gain_prestige(s: State, seat: int, e: Effect, src: str, ev: list[Event]) -> None:
+def _gain_prestige(s: State, seat: int, e: Effect, src: str, log: Log) -> None:
     s.players[seat].prestige += int(e["amount"])
-    ev.append(Event(f"{{seat:{seat}}} gained {e['amount']} prestige ({src})"))
+    log.say("{0} gained {n} prestige ({src})", seat, n=e["amount"], src=src)
 
 
-def _gain_poverty(s: State, seat: int, e: Effect, src: str, ev: list[Event]) -> None:
+def _gain_poverty(s: State, seat: int, e: Effect, src: str, log: Log) -> None:
     add_poverty(s.players[seat], int(e["amount"]))
-    ev.append(Event(f"{{seat:{seat}}} gained {e['amount']} poverty ({src})"))
+    log.say("{0} gained {n} poverty ({src})", seat, n=e["amount"], src=src)
 
 
-def _alleviate_poverty(s: State, seat: int, e: Effect, src: str, ev: list[Event]) -> None:
+def _alleviate_poverty(s: State, seat: int, e: Effect, src: str, log: Log) -> None:
     gone = alleviate(s.players[seat], int(e["amount"]))
-    ev.append(Event(f"{{seat:{seat}}} alleviated {gone} poverty ({src})"))
+    log.say("{0} alleviated {n} poverty ({src})", seat, n=gone, src=src)
 
 
-def _money_per_borough(s: State, seat: int, e: Effect, src: str, ev: list[Event]) -> None:
+def _money_per_borough(s: State, seat: int, e: Effect, src: str, log: Log) -> None:
     n = owned_boroughs(s.players[seat], e["where"]) * int(e["amount"])
     s.players[seat].money += n
-    ev.append(Event(f"{{seat:{seat}}} gained £{n} ({src})"))
+    log.say("{0} gained £{n} ({src})", seat, n=n, src=src)
 
 
-def _alleviate_per_borough(s: State, seat: int, e: Effect, src: str, ev: list[Event]) -> None:
+def _alleviate_per_borough(s: State, seat: int, e: Effect, src: str, log: Log) -> None:
     gone = alleviate(s.players[seat], owned_boroughs(s.players[seat], e["where"]) * int(e["amount"]))
-    ev.append(Event(f"{{seat:{seat}}} alleviated {gone} poverty ({src})"))
+    log.say("{0} alleviated {n} poverty ({src})", seat, n=gone, src=src)
 
 
-def _prestige_per_colour(s: State, seat: int, e: Effect, src: str, ev: list[Event]) -> None:
+def _prestige_per_colour(s: State, seat: int, e: Effect, src: str, log: Log) -> None:
     n = len(face_up_top_cards(s.players[seat], e["colour"])) * int(e["amount"])
     s.players[seat].prestige += n
-    ev.append(Event(f"{{seat:{seat}}} gained {n} prestige ({src})"))
+    log.say("{0} gained {n} prestige ({src})", seat, n=n, src=src)
 
 
-def _money_per_colour(s: State, seat: int, e: Effect, src: str, ev: list[Event]) -> None:
+def _money_per_colour(s: State, seat: int, e: Effect, src: str, log: Log) -> None:
     n = len(face_up_top_cards(s.players[seat], e["colour"])) * int(e["amount"])
     s.players[seat].money += n
-    ev.append(Event(f"{{seat:{seat}}} gained £{n} ({src})"))
+    log.say("{0} gained £{n} ({src})", seat, n=n, src=src)
 
 
-def _free_colour_discard(s: State, seat: int, e: Effect, src: str, ev: list[Event]) -> None:
+def _free_colour_discard(s: State, seat: int, e: Effect, src: str, log: Log) -> None:
     s.turn.free_colour += int(e["count"])
-    ev.append(Event(f"{{seat:{seat}}}'s next development this turn needs no colour discard ({src})"))
+    log.say("{0}'s next development this turn needs no colour discard ({src})", seat, src=src)
 
 
 EFFECTS: dict[str, EffectFn] = {
@@ -126,9 +126,9 @@ ONGOING: dict[str, str] = {
 borough tops your pile. Their meaning is applied by the rules module; this is their text."""
 
 
-def resolve(s: State, seat: int, effects: tuple[Effect, ...], source: str, events: list[Event]) -> None:
+def resolve(s: State, seat: int, effects: tuple[Effect, ...], source: str, log: Log) -> None:
     for e in effects:
-        EFFECTS[e["do"]](s, seat, e, source, events)
+        EFFECTS[e["do"]](s, seat, e, source, log)
 
 
 def live_ongoing(p: Player) -> list[Effect]:

@@ -1,22 +1,29 @@
-"""London as an ``engines.base.Engine``: the protocol's methods over the rules module."""
+"""London on the engine kit: ``KitEngine`` over the rules module.
+
+``play`` is the kit's: the move's shape (``MOVES.parse``), then ``refusal`` (the rule that forbids
+it, if any), then ``apply``. Snapshots are the kit's generic dataclass snapshots; the tables dealt
+before the kit (rules version 1) keep their deal and their snapshots.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import Any, ClassVar
 
 from engines.base import Event, IllegalMove, Move, Option, Result, View
-from engines.london import rules, scoring, state, view
-from engines.london.state import State
+from engines.kit import KitEngine, MoveSchema, Rng, snapshot
+from engines.london import hidden, rules, scoring, state, view
+from engines.london.moves import MOVES
+from engines.london.state import State as LondonState
 
 
-class LondonEngine:
+class LondonEngine(KitEngine[LondonState]):
     """The whole game of London for 2–4 players.
 
     >>> from engines.london import ENGINE
     >>> s = ENGINE.new_game(seats=2, seed=1, options={})
-    >>> sorted(ENGINE.to_act(s)), ENGINE.legal_moves(s, 0)[0]
-    ([0], {'type': 'draw', 'from': 'deck'})
+    >>> sorted(ENGINE.to_act(s)), ENGINE.legal_moves(s, 0)[0], s.rules_version
+    ([0], {'type': 'draw', 'from': 'deck'}, 2)
     """
 
     id = "london"
@@ -25,48 +32,56 @@ class LondonEngine:
     min_seats = 2
     max_seats = 4
     options: tuple[Option, ...] = ()
+    rules_version: ClassVar[int] = 2
+    """2: dealt with the kit's generator (``Rng.from_seed``); 1: with ``random.Random(seed)``."""
+    rules_versions: ClassVar[tuple[int, ...]] = (1, 2)
+    State: ClassVar[type] = LondonState
+    MOVES: ClassVar[MoveSchema] = MOVES
 
-    def new_game(self, seats: int, seed: int, options: Mapping[str, Any]) -> State:
-        if not self.min_seats <= seats <= self.max_seats:
-            raise ValueError(f"London is for {self.min_seats} to {self.max_seats} players, not {seats}")
-        if options:
-            raise ValueError(f"London has no options (got {sorted(options)})")
-        s = state.new_state(seats, seed)
+    def setup(self, seats: int, seed: int, options: Mapping[str, Any], version: int) -> LondonState:
+        s = state.new_state(seats, seed, version)
         rules.begin_turn(s, 0)
         return s
 
-    def to_act(self, s: State) -> frozenset[int]:
+    def awaited(self, s: LondonState) -> frozenset[int]:
         return frozenset() if s.over else frozenset((s.current,))
 
-    def legal_moves(self, s: State, seat: int) -> list[Move]:
+    def legal_moves(self, s: LondonState, seat: int) -> list[Move]:
         return rules.legal_moves(s, seat)
 
-    def is_legal(self, s: State, seat: int, move: Move) -> bool:
-        """True exactly when ``move`` is in ``legal_moves(s, seat)``."""
-        return rules.refusal(s, seat, move) is None
-
-    def play(self, s: State, seat: int, move: Move) -> list[Event]:
+    def refusal(self, s: LondonState, seat: int, move: Move) -> IllegalMove | None:
         why = rules.refusal(s, seat, move)
-        if why is not None:
-            raise IllegalMove(why.message, rule=why.rule, code=why.code)
-        return rules.apply(s, seat, move)
+        return None if why is None else IllegalMove(why.message, rule=why.rule, code=why.code)
 
-    def view(self, s: State, seat: int | None) -> View:
+    def is_legal(self, s: LondonState, seat: int, move: Move) -> bool:
+        """True exactly when ``move`` is in ``legal_moves(s, seat)``."""
+        try:
+            canonical = self.MOVES.parse(move)
+        except IllegalMove:
+            return False
+        return rules.refusal(s, seat, canonical) is None
+
+    def apply(self, s: LondonState, seat: int, move: Move) -> list[Event]:
+        return rules.apply(s, seat, move).events
+
+    def view(self, s: LondonState, seat: int | None) -> View:
         return view.view(s, seat)
 
-    def views(self, s: State, seats: Iterable[int | None],
+    def views(self, s: LondonState, seats: Iterable[int | None],
               legal: Mapping[int, list[Move]] | None = None) -> dict[int | None, View]:
         return view.views(s, seats, legal)
 
-    def static_view(self, s: State) -> View:
+    def static_view(self, s: LondonState) -> View:
         """The card and borough catalogue: sent once per connection, not with every view."""
         return {"catalogue": view.CATALOGUE}
 
-    def result(self, s: State) -> Result | None:
+    def result(self, s: LondonState) -> Result | None:
         return scoring.result(s)
 
-    def encode(self, s: State) -> dict[str, Any]:
-        return state.encode(s)
+    def decode(self, data: Mapping[str, Any]) -> LondonState:
+        """A state from its snapshot; a snapshot written before the kit (no ``rules_version``)
+        decodes into the rules-version-1 state it stood for."""
+        return snapshot.decode(LondonState, data)
 
-    def decode(self, data: Mapping[str, Any]) -> State:
-        return state.decode(data)
+    def determinize(self, s: LondonState, seat: int | None, rng: Rng) -> LondonState:
+        return hidden.determinize(s, seat, rng)

@@ -101,12 +101,12 @@ class Game:
 
 
 def play_random(seats: int, seed: int, *, max_moves: int = 20000, check: bool = False,
-                views_every: int = 0, all_moves_every: int = 0) -> Game:
-    """Play one seeded random game to its end; optionally check invariants after every move,
-    views every ``views_every`` moves, and that every legal move is accepted every
-    ``all_moves_every`` moves."""
+                views_every: int = 0, all_moves_every: int = 0, version: int | None = None) -> Game:
+    """Play one seeded random game to its end (under rules ``version``, None: the newest);
+    optionally check invariants after every move, views every ``views_every`` moves, and that
+    every legal move is accepted every ``all_moves_every`` moves."""
     rng = random.Random(seed * 7919 + seats)
-    s = ENGINE.new_game(seats, seed, {})
+    s = ENGINE.new_game(seats, seed, {}, rules_version=version)
     g = Game(seats, seed, state=s)
     n = 0
     while not s.over:
@@ -130,8 +130,8 @@ def play_random(seats: int, seed: int, *, max_moves: int = 20000, check: bool = 
     return g
 
 
-def replay(seats: int, seed: int, moves: list[tuple[int, Move]]) -> State:
-    s = ENGINE.new_game(seats, seed, {})
+def replay(seats: int, seed: int, moves: list[tuple[int, Move]], version: int | None = None) -> State:
+    s = ENGINE.new_game(seats, seed, {}, rules_version=version)
     for seat, m in moves:
         ENGINE.play(s, seat, m)
     return s

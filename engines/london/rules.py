@@ -7,11 +7,12 @@ Each ``_check_<move>`` returns ``None`` when the move is legal, else a ``Refusal
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any, NamedTuple
 
-from engines.base import Event, Move
-from engines.london.components import BOROUGHS, CARDS
+from engines.base import Move
+from engines.kit import Log, say
+from engines.london.components import BOROUGHS, CARD_IDS, CARDS, Effect
 from engines.london.effects import (
     add_poverty,
     alleviate,
@@ -19,6 +20,7 @@ from engines.london.effects import (
     resolve,
     top_borough,
 )
+from engines.london.moves import ACTIONS, MOVES
 from engines.london.state import HAND_LIMIT, LOAN_AMOUNT, REPAY_COST, Player, State, Turn
 
 R1 = "London rule 1: Turn order"
@@ -33,12 +35,13 @@ R9 = "London rule 9: Loans"
 R10 = "London rule 10: Hand limit"
 R11 = "London rule 11: Endgame"
 
-ACTIONS = ("develop", "buy_land", "run_city", "draw_three")
 ACTION_NAMES = {"develop": "Develop", "buy_land": "Buy Land", "run_city": "Run the City",
                 "draw_three": "Draw Three"}
 
 
 class Refusal(NamedTuple):
+    """Why a well-shaped move may not be played now (the engine raises it as ``IllegalMove``)."""
+
     message: str
     rule: str | None = None
     code: str = "illegal_move"
@@ -82,17 +85,6 @@ STEP_WORDS = {
     "over": "the end of the game",
 }
 
-# Fields of each move besides "type": name -> kind ("card", "stack", "action", "borough", "from")
-SHAPES: dict[str, tuple[str, ...]] = {
-    "repay_loan": (), "take_loan": (), "stop_drawing": (), "scry": (), "end_action": (),
-    "borough_ability": (), "end_turn": (),
-    "draw": ("from",),  # plus "card" when from == "board"
-    "keep": ("card",), "bottom": ("card",), "choose_action": ("action",), "develop": ("card",),
-    "discard_for_colour": ("card",), "place": ("stack",), "buy": ("borough",),
-    "activate": ("card",), "pay": ("card",), "flip": ("card",), "discard": ("card",),
-}
-
-
 # -- live quantities ------------------------------------------------------------------
 
 def hand_limit(p: Player) -> int:
@@ -100,10 +92,14 @@ def hand_limit(p: Player) -> int:
     return HAND_LIMIT + sum(int(o["amount"]) for o in live_ongoing(p) if o["ability"] == "hand_limit")
 
 
-def loan_amount(p: Player) -> int:
-    """Rule 9: £10 a loan (£12 while City tops your pile)."""
-    return max([LOAN_AMOUNT] + [int(o["amount"]) for o in live_ongoing(p)
-                                if o["ability"] == "loan_amount"])
+def loan_amount(p: Player, live: list[Effect] | None = None) -> int:
+    """Rule 9: £10 a loan (£12 while City tops your pile). ``live``: ``live_ongoing(p)``, when
+    the caller has it already."""
+    amount = LOAN_AMOUNT
+    for o in live_ongoing(p) if live is None else live:
+        if o["ability"] == "loan_amount" and o["amount"] > amount:
+            amount = int(o["amount"])
+    return amount
 
 
 def repay_cost(p: Player) -> int:
@@ -111,12 +107,26 @@ def repay_cost(p: Player) -> int:
     return min([REPAY_COST] + [int(o["amount"]) for o in live_ongoing(p) if o["ability"] == "repay_cost"])
 
 
-def develop_cost(p: Player, cid: int) -> int:
+def develop_cost(p: Player, cid: int, live: list[Effect] | None = None) -> int:
     """Rule 4: the printed £ cost, less any live discount for that colour."""
     card = CARDS[cid]
-    off = sum(int(o["amount"]) for o in live_ongoing(p) if o["ability"] == "develop_discount"
-              and o["colour"] in ("any", card.colour))
+    off = 0
+    for o in live_ongoing(p) if live is None else live:
+        if o["ability"] == "develop_discount" and o["colour"] in ("any", card.colour):
+            off += int(o["amount"])
     return max(0, card.cost - off)
+
+
+def cost_words(p: Player, cid: int, cost: int | None = None) -> str:
+    """Rule 4: a development's real cost in words (``cost``: ``develop_cost``, if known), with
+    the discount when one applies.
+
+    >>> cost_words(Player(), 0)
+    '£3'
+    """
+    cost = develop_cost(p, cid) if cost is None else cost
+    printed = CARDS[cid].cost
+    return f"£{cost}" if cost == printed else f"£{cost} (£{printed} less £{printed - cost} off)"
 
 
 def poverty_shield(p: Player) -> int:
@@ -134,22 +144,45 @@ def can_afford(s: State, p: Player, amount: int) -> bool:
     return amount <= p.money + s.loan_supply * loan_amount(p)
 
 
-def pay(s: State, seat: int, amount: int, why: str, events: list[Event]) -> None:
+def loans_for(p: Player, amount: int) -> int:
+    """Rule 9: how many loans paying £amount forces (0 when your money covers it)."""
+    short = amount - p.money
+    return 0 if short <= 0 else -(-short // loan_amount(p))
+
+
+def loans_taken(s: State, seat: int, m: Move) -> int:
+    """How many loans the (legal) move ``m`` takes: one for ``take_loan``, else the forced loans
+    of the price it pays (a development, a borough, an activation for money)."""
+    typ = m["type"]
+    if typ == "take_loan":
+        return 1
+    p = s.players[seat]
+    if typ == "develop":
+        return loans_for(p, develop_cost(p, m["card"]))
+    if typ == "buy":
+        return loans_for(p, BOROUGHS[m["borough"]].cost)
+    if typ == "activate":
+        act = CARDS[m["card"]].activation
+        return loans_for(p, act.amount) if act is not None and act.pay == "money" else 0
+    return 0
+
+
+def pay(s: State, seat: int, amount: int, why: str, log: Log) -> None:
     """Pay £amount, taking the loans needed first (rule 9)."""
     p = s.players[seat]
     while p.money < amount:
-        _borrow(s, seat, events, forced=why)
+        _borrow(s, seat, log, forced=why)
     p.money -= amount
 
 
-def _borrow(s: State, seat: int, events: list[Event], forced: str = "") -> None:
+def _borrow(s: State, seat: int, log: Log, forced: str = "") -> None:
     p = s.players[seat]
     amount = loan_amount(p)
     p.loans += 1
     p.money += amount
     s.loan_supply -= 1
-    why = f" to pay for {forced}" if forced else ""
-    events.append(Event(f"{{seat:{seat}}} took a £{amount} loan{why}"))
+    log.say("{0} took a £{amount} loan{why}", seat, amount=amount,
+            why=f" to pay for {forced}" if forced else "")
 
 
 def stack_of(p: Player, cid: int) -> int | None:
@@ -180,21 +213,25 @@ def _colour_partner(p: Player, cid: int) -> bool:
 
 # -- the rule predicates (one per move) -------------------------------------------------
 
-def why_not_develop(s: State, p: Player, cid: int) -> Refusal | None:
+def why_not_develop(s: State, p: Player, cid: int, live: list[Effect] | None = None) -> Refusal | None:
     """Rule 4: a hand card that is not a pauper, whose £ cost you can meet, and (unless it is an
-    action card, or Wren's favour is pending) with another same-colour non-pauper card in hand."""
+    action card, or Wren's favour is pending) with another same-colour non-pauper card in hand.
+    ``live``: ``live_ongoing(p)``, when the caller has it already."""
     if cid not in p.hand:
         return Refusal(f"You cannot develop {_name(cid)}: it is not in your hand", R4)
     card = CARDS[cid]
     if card.is_pauper:
         return Refusal("You cannot develop a Pauper: paupers can never be placed", R4)
-    cost = develop_cost(p, cid)
-    if not can_afford(s, p, cost):
-        return Refusal(f"You cannot develop {card.name}: it costs £{cost}, you have £{p.money} and "
-                       f"the loans left cannot cover it", R4)
+    if live is None:
+        live = live_ongoing(p)
+    cost = develop_cost(p, cid, live)
+    if cost > p.money + s.loan_supply * loan_amount(p, live):  # can_afford, rule 9
+        return Refusal(f"You cannot develop {card.name}: it costs {cost_words(p, cid, cost)}, you "
+                       f"have £{p.money} and the loans left cannot cover it", R4)
     if not card.is_action and s.turn.free_colour == 0 and not _colour_partner(p, cid):
         return Refusal(f"You cannot develop {card.name}: it needs a {card.colour} card discarded and "
-                       f"your hand has none (paupers do not count)", R4)
+                       f"your hand has none (paupers do not count); it would cost "
+                       f"{cost_words(p, cid, cost)}", R4)
     return None
 
 
@@ -300,7 +337,8 @@ _check_bottom = _check_keep
 def _check_choose_action(s: State, seat: int, m: Move) -> Refusal | None:
     p = s.players[seat]
     a = m["action"]
-    if a == "develop" and all(why_not_develop(s, p, c) for c in p.hand):
+    live = live_ongoing(p)
+    if a == "develop" and all(why_not_develop(s, p, c, live) for c in p.hand):
         return Refusal("You cannot choose Develop: no card in your hand can be developed (each needs "
                        "a same-colour card to discard and its £ cost; paupers never)", R4)
     if a == "buy_land" and all(why_not_buy(s, p, k) for k in s.market):
@@ -325,9 +363,8 @@ def _check_end_action(s: State, seat: int, m: Move) -> Refusal | None:
     return None
 
 
-def _check_discard_for_colour(s: State, seat: int, m: Move) -> Refusal | None:
-    p = s.players[seat]
-    cid = m["card"]
+def why_not_pay_colour(s: State, p: Player, cid: int) -> Refusal | None:
+    """Rule 4: the development's colour is paid with a same-colour hand card, never a pauper."""
     dev = s.turn.pending
     assert dev is not None
     if cid not in p.hand:
@@ -340,18 +377,26 @@ def _check_discard_for_colour(s: State, seat: int, m: Move) -> Refusal | None:
     return None
 
 
-def _check_place(s: State, seat: int, m: Move) -> Refusal | None:
-    stack = m["stack"]
+def _check_discard_for_colour(s: State, seat: int, m: Move) -> Refusal | None:
+    return why_not_pay_colour(s, s.players[seat], m["card"])
+
+
+def why_not_place(s: State, seat: int, stack: int | str) -> Refusal | None:
+    """Rule 4: a development goes on a new stack or on one of your stacks not built this turn."""
     if stack == "new":
         return None
     p = s.players[seat]
-    if not 0 <= stack < len(p.stacks):
+    if not isinstance(stack, int) or not 0 <= stack < len(p.stacks):
         return Refusal(f"You have no stack {stack}: place on a new stack or on stacks 0 to "
                        f"{len(p.stacks) - 1}", R4)
     if stack in s.turn.built:
         return Refusal(f"You cannot place on stack {stack}: it was built this turn; place on a new "
                        f"stack or on a stack not built this turn", R4)
     return None
+
+
+def _check_place(s: State, seat: int, m: Move) -> Refusal | None:
+    return why_not_place(s, seat, m["stack"])
 
 
 def _check_buy(s: State, seat: int, m: Move) -> Refusal | None:
@@ -408,58 +453,88 @@ CHECKS: dict[str, Callable[[State, int, Move], Refusal | None]] = {
 }
 
 
-def _malformed(m: Any) -> Refusal | None:
-    """Shape: a dict with a known "type" and exactly that move's fields, of the right kinds."""
-    if not isinstance(m, dict) or not isinstance(m.get("type"), str):
-        return Refusal('A move must be a JSON object with a "type"', code="malformed_move")
-    typ = m["type"]
-    if typ not in SHAPES:
-        return Refusal(f"Unknown move type {typ!r}; London knows {', '.join(sorted(SHAPES))}",
-                       code="unknown_move")
-    fields = SHAPES[typ]
-    if typ == "draw":
-        src = m.get("from")
-        if src not in ("deck", "board"):
-            return Refusal('A draw needs "from": "deck" or "board"', code="malformed_move")
-        fields = ("from", "card") if src == "board" else ("from",)
-    extra = set(m) - {"type", *fields}
-    if extra:
-        return Refusal(f"A {typ} move has no field {sorted(extra)[0]!r}", code="malformed_move")
-    for f in fields:
-        if f not in m:
-            return Refusal(f'A {typ} move needs a "{f}"', code="malformed_move")
-        v = m[f]
-        ok = {
-            "card": isinstance(v, int) and not isinstance(v, bool),
-            "stack": v == "new" or (isinstance(v, int) and not isinstance(v, bool)),
-            "action": v in ACTIONS,
-            "borough": isinstance(v, str),
-            "from": True,
-        }[f]
-        if not ok:
-            want = {"card": "a card id (an integer)", "stack": '"new" or a stack index',
-                    "action": "one of " + ", ".join(ACTIONS), "borough": "a borough key"}[f]
-            return Refusal(f'The "{f}" of a {typ} move must be {want}', code="malformed_move")
-    return None
+# -- which rule a move of another step breaks --------------------------------------------
+
+START_STEPS = ("start", "scry_keep", "scry_bottom")
+START_MOVES = ("draw", "scry", "stop_drawing", "keep", "bottom")
+ACTION_RULES = {"develop": R4, "develop_discard": R4, "develop_place": R4, "buy": R5, "run": R6,
+                "run_pay": R6, "hospital": R6, "draw_three": R8}
+"""The steps inside an action, and the rule that says how that action goes."""
+ACTION_MOVES = {R4: ("develop", "discard_for_colour", "place"), R5: ("buy",),
+                R6: ("activate", "borough_ability", "pay", "flip"), R8: ("draw",)}
 
 
-def refusal(s: State, seat: int, m: Any) -> Refusal | None:
-    """Why ``m`` may not be played now by ``seat`` (None: it may)."""
-    bad = _malformed(m)
-    if bad is not None:
-        return bad
+def out_of_step(s: State, typ: str) -> Refusal:
+    """A move the current step does not take, refused under the most specific rule that forbids
+    it: before the draw is done, rule 2 (nothing but repaying and drawing comes first); a second
+    action, rule 3; a hand-limit discard out of place, or ending the turn over the limit,
+    rule 10; inside an action, that action's rule for its own moves and for finishing early,
+    rule 3 for another action's moves."""
+    t = s.turn
+    step = t.step
+    what = f"You cannot {typ.replace('_', ' ')} now: you are at {STEP_WORDS[step]}"
+    chosen = ACTION_NAMES.get(t.action or "", "")
+    if step in START_STEPS:
+        if typ in START_MOVES:
+            return Refusal(what, R2)
+        return Refusal(f"{what}; the start of the turn (repay loans, then draw) comes before "
+                       f"anything else", R2)
+    if typ in START_MOVES and not (typ == "draw" and step != "action"):
+        if typ == "draw":
+            return Refusal(f"{what}; the start of the turn draws once, and only Draw Three draws "
+                           f"more", R2)
+        return Refusal(f"{what}; that belongs to the start of the turn, which is over", R2)
+    if typ == "choose_action":
+        return Refusal(f"{what}; you have already chosen {chosen}, and each turn has exactly one "
+                       f"action", R3)
+    if typ == "discard":
+        return Refusal(f"{what}; hand-limit discards come after the action, and only while your "
+                       f"hand is over the limit", R10)
+    if typ == "end_turn" and step == "discard":
+        p = s.players[s.current]
+        return Refusal(f"{what}; your hand holds {len(p.hand)} cards, over the limit of "
+                       f"{hand_limit(p)}: discard down to it before ending the turn", R10)
+    rule = ACTION_RULES.get(step)
+    if rule is not None:
+        if typ in ACTION_MOVES[rule] or typ in ("end_action", "end_turn"):
+            return Refusal(what, rule)
+        return Refusal(f"{what}; you chose {chosen}, and each turn has exactly one action", R3)
+    if step == "action":
+        return Refusal(f"{what}; choose your one action first", R3)
+    return Refusal(f"{what}; your one action this turn is done", R3)
+
+
+def refusal(s: State, seat: int, m: Move) -> Refusal | None:
+    """Why the well-shaped move ``m`` (``MOVES.parse`` has checked it) may not be played now by
+    ``seat`` (None: it may)."""
     if s.over:
         return Refusal("The game is over", R11, code="not_your_turn")
     if seat != s.current:
-        return Refusal(f"It is not your turn: {{seat:{s.current}}} is to play", R1, code="not_your_turn")
+        return Refusal(say("It is not your turn: {0} is to play", s.current), R1, code="not_your_turn")
     typ = m["type"]
-    step = s.turn.step
-    if typ not in ("take_loan", "repay_loan") and typ not in STEP_MOVES[step]:
-        return Refusal(f"You cannot {typ.replace('_', ' ')} now: you are at {STEP_WORDS[step]}", R1)
+    if typ not in ("take_loan", "repay_loan") and typ not in STEP_MOVES[s.turn.step]:
+        return out_of_step(s, typ)
     return CHECKS[typ](s, seat, m)
 
 
 # -- candidates -----------------------------------------------------------------------
+
+def _table(typ: str, field: str, values: Iterable[Any]) -> dict[Any, Move]:
+    return {v: MOVES.make(typ, **{field: v}) for v in values}
+
+
+_PLAIN = {t: MOVES.make(t) for t in ("repay_loan", "take_loan", "scry", "stop_drawing",
+                                     "borough_ability", "end_action", "end_turn")}
+_DECK_DRAW = MOVES.make("draw", **{"from": "deck"})
+_BOARD_DRAW = {c: MOVES.make("draw", **{"from": "board", "card": c}) for c in CARD_IDS}
+_BY_CARD = {t: _table(t, "card", CARD_IDS) for t in ("keep", "bottom", "develop", "discard_for_colour",
+                                                       "activate", "pay", "flip", "discard")}
+_CHOOSE = [MOVES.make("choose_action", action=a) for a in ACTIONS]
+_PLACE = _table("place", "stack", ["new", *range(len(CARD_IDS))])
+_BUY = _table("buy", "borough", BOROUGHS)
+"""Every candidate move, made once by ``MOVES.make`` in canonical form; ``legal_moves`` hands out
+copies of those that pass their check."""
+
 
 def _candidates(s: State, seat: int) -> list[Move]:
     p = s.players[seat]
@@ -467,56 +542,62 @@ def _candidates(s: State, seat: int) -> list[Move]:
     step = t.step
     out: list[Move] = []
     if step == "start":
-        out.append({"type": "repay_loan"})
-        out.append({"type": "draw", "from": "deck"})
-        out.extend({"type": "draw", "from": "board", "card": c} for c in s.board_cards())
-        out.append({"type": "scry"})
-        out.append({"type": "stop_drawing"})
+        out.append(_PLAIN["repay_loan"])
+        out.append(_DECK_DRAW)
+        out.extend(_BOARD_DRAW[c] for c in s.board_cards())
+        out.append(_PLAIN["scry"])
+        out.append(_PLAIN["stop_drawing"])
     elif step == "draw_three":
-        out.append({"type": "draw", "from": "deck"})
-        out.extend({"type": "draw", "from": "board", "card": c} for c in s.board_cards())
+        out.append(_DECK_DRAW)
+        out.extend(_BOARD_DRAW[c] for c in s.board_cards())
     elif step == "scry_keep":
-        out.extend({"type": "keep", "card": c} for c in t.scry)
+        out.extend(_BY_CARD["keep"][c] for c in t.scry)
     elif step == "scry_bottom":
-        out.extend({"type": "bottom", "card": c} for c in t.scry)
+        out.extend(_BY_CARD["bottom"][c] for c in t.scry)
     elif step == "action":
-        out.extend({"type": "choose_action", "action": a} for a in ACTIONS)
+        out.extend(_CHOOSE)
     elif step == "develop":
-        out.extend({"type": "develop", "card": c} for c in p.hand)
-        out.append({"type": "end_action"})
+        out.extend(_BY_CARD["develop"][c] for c in p.hand)
+        out.append(_PLAIN["end_action"])
     elif step == "develop_discard":
-        out.extend({"type": "discard_for_colour", "card": c} for c in p.hand)
+        out.extend(_BY_CARD["discard_for_colour"][c] for c in p.hand)
     elif step == "develop_place":
-        out.append({"type": "place", "stack": "new"})
-        out.extend({"type": "place", "stack": i} for i in range(len(p.stacks)))
+        out.append(_PLACE["new"])
+        out.extend(_PLACE[i] for i in range(len(p.stacks)))
     elif step == "buy":
-        out.extend({"type": "buy", "borough": k} for k in s.market)
+        out.extend(_BUY[k] for k in s.market)
     elif step == "run":
-        out.extend({"type": "activate", "card": st[-1]} for st in p.stacks)
-        out.append({"type": "borough_ability"})
-        out.append({"type": "end_action"})
+        out.extend(_BY_CARD["activate"][st[-1]] for st in p.stacks)
+        out.append(_PLAIN["borough_ability"])
+        out.append(_PLAIN["end_action"])
     elif step == "run_pay":
-        out.extend({"type": "pay", "card": c} for c in p.hand)
+        out.extend(_BY_CARD["pay"][c] for c in p.hand)
     elif step == "hospital":
         assert t.pending is not None
-        out.append({"type": "flip", "card": t.pending})
+        out.append(_BY_CARD["flip"][t.pending])
         h = hospital_of(p, t.pending)
         if h is not None:
-            out.append({"type": "flip", "card": h})
+            out.append(_BY_CARD["flip"][h])
     elif step == "discard":
-        out.extend({"type": "discard", "card": c} for c in p.hand)
+        out.extend(_BY_CARD["discard"][c] for c in p.hand)
     elif step == "end":
-        out.append({"type": "end_turn"})
+        out.append(_PLAIN["end_turn"])
     if step != "over":
-        out.append({"type": "take_loan"})
+        out.append(_PLAIN["take_loan"])
     return out
 
 
 def legal_moves(s: State, seat: int) -> list[Move]:
-    """Every legal move of ``seat`` now (empty when it is not that seat's turn)."""
+    """Every legal move of ``seat`` now (empty when it is not that seat's turn), in canonical form."""
     if s.over or seat != s.current:
         return []
-    return [m for m in _candidates(s, seat) if CHECKS[m["type"]](s, seat, m) is None]
+    if s.turn.step == "develop":  # the same checks, with the live abilities looked up once
+        p = s.players[seat]
+        live = live_ongoing(p)
+        return [m.copy() for m in _candidates(s, seat)
+                if (why_not_develop(s, p, m["card"], live) if m["type"] == "develop"
+                    else CHECKS[m["type"]](s, seat, m)) is None]
+    return [m.copy() for m in _candidates(s, seat) if CHECKS[m["type"]](s, seat, m) is None]
 
 
 # -- applying moves (after validation) ------------------------------------------------
@@ -552,17 +633,17 @@ def _after_draw_three(s: State) -> None:
         _after_action(s)
 
 
-def _flip(s: State, seat: int, cid: int, events: list[Event]) -> None:
+def _flip(s: State, seat: int, cid: int, log: Log) -> None:
     s.players[seat].facedown.add(cid)
-    events.append(Event(f"{{seat:{seat}}}'s {CARDS[cid].name} flipped face-down"))
+    log.say("{0}'s {card} flipped face-down", seat, card=CARDS[cid].name)
 
 
-def _finish_activation(s: State, seat: int, cid: int, events: list[Event]) -> None:
+def _finish_activation(s: State, seat: int, cid: int, log: Log) -> None:
     p = s.players[seat]
     act = CARDS[cid].activation
     assert act is not None
     s.turn.activated.append(cid)
-    resolve(s, seat, act.effects, CARDS[cid].name, events)
+    resolve(s, seat, act.effects, CARDS[cid].name, log)
     s.turn.pending = None
     s.turn.step = "run"
     if act.flips:
@@ -570,47 +651,47 @@ def _finish_activation(s: State, seat: int, cid: int, events: list[Event]) -> No
             s.turn.pending = cid
             s.turn.step = "hospital"
         else:
-            _flip(s, seat, cid, events)
+            _flip(s, seat, cid, log)
 
 
-def _end_turn(s: State, seat: int, events: list[Event]) -> None:
+def _end_turn(s: State, seat: int, log: Log) -> None:
     """Rule 11: when the city deck is empty at the end of a turn the endgame triggers; every
     other player gets one last turn, then the game is scored."""
-    events.append(Event(f"{{seat:{seat}}} ended the turn"))
+    log.say("{0} ended the turn", seat)
     if not s.endgame and not s.deck:
         s.endgame = True
         s.final_turns_left = s.seats - 1
-        events.append(Event("The city deck is empty: every other player has one last turn"))
+        log.say("The city deck is empty: every other player has one last turn")
     elif s.endgame:
         s.final_turns_left -= 1
     if s.endgame and s.final_turns_left <= 0:
         s.over = True
         s.turn = Turn(step="over")
-        events.append(Event("The game is over"))
+        log.say("The game is over")
         return
     s.turn_no += 1
     begin_turn(s, (seat + 1) % s.seats)
 
 
-def apply(s: State, seat: int, m: Move) -> list[Event]:
-    """Carry out a move already found legal by ``refusal``."""
-    ev: list[Event] = []
+def apply(s: State, seat: int, m: Move) -> Log:
+    """Carry out a move already found legal by ``refusal``; the log lines it makes."""
+    log = Log()
     p = s.players[seat]
     t = s.turn
     typ = m["type"]
     if typ == "take_loan":
-        _borrow(s, seat, ev)
+        _borrow(s, seat, log)
     elif typ == "repay_loan":
         cost = repay_cost(p)
         p.money -= cost
         p.loans -= 1
         s.loan_supply += 1
-        ev.append(Event(f"{{seat:{seat}}} repaid a loan for £{cost}"))
+        log.say("{0} repaid a loan for £{cost}", seat, cost=cost)
     elif typ == "draw":
         if m["from"] == "deck":
-            s.draw_from_deck(seat, ev)
+            s.draw_from_deck(seat, log)
         else:
-            s.take_from_board(seat, m["card"], ev)
+            s.take_from_board(seat, m["card"], log)
         if t.step == "start":
             _after_start_draw(s)
         else:
@@ -618,40 +699,41 @@ def apply(s: State, seat: int, m: Move) -> list[Event]:
     elif typ == "stop_drawing":
         t.repay_open = False
         t.step = "action"
-        ev.append(Event(f"{{seat:{seat}}} drew {t.draws_done} card{'s' if t.draws_done != 1 else ''} "
-                        f"at the start of the turn"))
+        log.say("{0} drew {n} card{s} at the start of the turn", seat, n=t.draws_done,
+                s="s" if t.draws_done != 1 else "")
     elif typ == "scry":
         t.repay_open = False
         t.draws_done = 1
         n = min(3, len(s.deck))
         t.scry = [s.deck.pop() for _ in range(n)]
-        ev.append(Event(f"{{seat:{seat}}} looked at the top {n} cards of the deck (St Pancras)",
-                        {seat: "You looked at " + ", ".join(_name(c) for c in t.scry) + " (St Pancras)"}))
+        log.say("{0} looked at the top {n} cards of the deck (St Pancras)", seat,
+                privately={seat: "You looked at {cards} (St Pancras)"}, n=n,
+                cards=", ".join(_name(c) for c in t.scry))
         t.step = "scry_keep"
     elif typ == "keep":
         cid = m["card"]
         t.scry.remove(cid)
         p.hand.append(cid)
-        ev.append(Event(f"{{seat:{seat}}} kept one card", {seat: f"You kept {_name(cid)}"}))
+        log.say("{0} kept one card", seat, privately={seat: "You kept {card}"}, card=_name(cid))
         if len(t.scry) >= 2:
             t.step = "scry_bottom"
         else:
             s.deck[:0] = t.scry
             if t.scry:
-                ev.append(Event(f"{{seat:{seat}}} put a card at the bottom of the deck"))
+                log.say("{0} put a card at the bottom of the deck", seat)
             t.scry = []
             t.step = "action"
     elif typ == "bottom":
         cid = m["card"]
         t.scry.remove(cid)
         s.deck[:0] = [cid, *t.scry]  # the chosen card lies at the very bottom
-        ev.append(Event(f"{{seat:{seat}}} put {len(t.scry) + 1} cards at the bottom of the deck"))
+        log.say("{0} put {n} cards at the bottom of the deck", seat, n=len(t.scry) + 1)
         t.scry = []
         t.step = "action"
     elif typ == "choose_action":
         a = m["action"]
         t.action = a
-        ev.append(Event(f"{{seat:{seat}}} chose {ACTION_NAMES[a]}"))
+        log.say("{0} chose {action}", seat, action=ACTION_NAMES[a])
         if a == "develop":
             t.step = "develop"
         elif a == "buy_land":
@@ -662,22 +744,22 @@ def apply(s: State, seat: int, m: Move) -> list[Event]:
             t.step = "draw_three"
             t.draws_left = 3
             if not s.can_draw():
-                ev.append(Event("There is nothing left to draw"))
+                log.say("There is nothing left to draw")
                 _after_action(s)
     elif typ == "develop":
         cid = m["card"]
         card = CARDS[cid]
         cost = develop_cost(p, cid)
         p.hand.remove(cid)
-        pay(s, seat, cost, card.name, ev)
+        pay(s, seat, cost, card.name, log)
         if card.is_action:
-            ev.append(Event(f"{{seat:{seat}}} played {card.name} (action card)"))
+            log.say("{0} played {card} (action card)", seat, card=card.name)
             s.box.append(cid)
             t.developed += 1
-            resolve(s, seat, card.on_play, card.name, ev)
+            resolve(s, seat, card.on_play, card.name, log)
         else:
             t.pending = cid
-            ev.append(Event(f"{{seat:{seat}}} develops {card.name} (£{cost})"))
+            log.say("{0} develops {card} (£{cost})", seat, card=card.name, cost=cost)
             if t.free_colour > 0:
                 t.free_colour -= 1
                 t.step = "develop_place"
@@ -686,7 +768,7 @@ def apply(s: State, seat: int, m: Move) -> list[Event]:
     elif typ == "discard_for_colour":
         cid = m["card"]
         s.discard(seat, cid)
-        ev.append(Event(f"{{seat:{seat}}} discarded {_name(cid)} to the development board"))
+        log.say("{0} discarded {card} to the development board", seat, card=_name(cid))
         t.step = "develop_place"
     elif typ == "place":
         cid = t.pending
@@ -694,13 +776,13 @@ def apply(s: State, seat: int, m: Move) -> list[Event]:
         if m["stack"] == "new":
             p.stacks.append([cid])
             idx = len(p.stacks) - 1
-            ev.append(Event(f"{{seat:{seat}}} placed {_name(cid)} on a new stack"))
+            log.say("{0} placed {card} on a new stack", seat, card=_name(cid))
         else:
             idx = m["stack"]
             under = p.stacks[idx][-1]
             p.stacks[idx].append(cid)
-            ev.append(Event(f"{{seat:{seat}}} placed {_name(cid)} on stack {idx}, covering "
-                            f"{_name(under)}"))
+            log.say("{0} placed {card} on stack {idx}, covering {under}", seat, card=_name(cid),
+                    idx=idx, under=_name(under))
         t.built.append(idx)
         t.pending = None
         t.developed += 1
@@ -709,63 +791,63 @@ def apply(s: State, seat: int, m: Move) -> list[Event]:
         if t.step == "run":
             n = run_poverty(p)
             add_poverty(p, n)
-            ev.append(Event(f"{{seat:{seat}}} gained {n} poverty for running the city"))
+            log.say("{0} gained {n} poverty for running the city", seat, n=n)
         else:
-            ev.append(Event(f"{{seat:{seat}}} finished developing"))
+            log.say("{0} finished developing", seat)
         _after_action(s)
     elif typ == "buy":
         b = BOROUGHS[m["borough"]]
-        pay(s, seat, b.cost, b.name, ev)
+        pay(s, seat, b.cost, b.name, log)
         s.market.remove(b.key)
-        ev.append(Event(f"{{seat:{seat}}} bought {b.name} for £{b.cost}"))
+        log.say("{0} bought {borough} for £{cost}", seat, borough=b.name, cost=b.cost)
         for _ in range(b.draw):
-            if s.draw_from_deck(seat, ev, b.name) is None:
+            if s.draw_from_deck(seat, log, b.name) is None:
                 break
         p.prestige += b.prestige
         gone = alleviate(p, b.relief)
         p.boroughs.append(b.key)
-        ev.append(Event(f"{{seat:{seat}}} gained {b.prestige} prestige and removed {gone} poverty "
-                        f"({b.name})"))
+        log.say("{0} gained {prestige} prestige and removed {gone} poverty ({borough})", seat,
+                prestige=b.prestige, gone=gone, borough=b.name)
         if s.borough_deck:
             new = s.borough_deck.pop()
             s.market.append(new)
-            ev.append(Event(f"{BOROUGHS[new].name} came onto the borough market"))
+            log.say("{borough} came onto the borough market", borough=BOROUGHS[new].name)
         _after_action(s)
     elif typ == "activate":
         cid = m["card"]
         act = CARDS[cid].activation
         assert act is not None
-        ev.append(Event(f"{{seat:{seat}}} activated {_name(cid)}"))
+        log.say("{0} activated {card}", seat, card=_name(cid))
         if act.pay == "discard":
             t.pending = cid
             t.step = "run_pay"
         else:
             if act.pay == "money":
-                pay(s, seat, act.amount, _name(cid), ev)
-            _finish_activation(s, seat, cid, ev)
+                pay(s, seat, act.amount, _name(cid), log)
+            _finish_activation(s, seat, cid, log)
     elif typ == "pay":
         cid = m["card"]
         s.discard(seat, cid)
-        ev.append(Event(f"{{seat:{seat}}} discarded {_name(cid)} to pay"))
+        log.say("{0} discarded {card} to pay", seat, card=_name(cid))
         pending = t.pending
         assert pending is not None
-        _finish_activation(s, seat, pending, ev)
+        _finish_activation(s, seat, pending, log)
     elif typ == "flip":
-        _flip(s, seat, m["card"], ev)
+        _flip(s, seat, m["card"], log)
         t.pending = None
         t.step = "run"
     elif typ == "borough_ability":
         top = top_borough(p)
         assert top is not None
         t.borough_done = True
-        ev.append(Event(f"{{seat:{seat}}} resolved {top.name}'s ability"))
-        resolve(s, seat, top.effects, top.name, ev)
+        log.say("{0} resolved {borough}'s ability", seat, borough=top.name)
+        resolve(s, seat, top.effects, top.name, log)
     elif typ == "discard":
         cid = m["card"]
         s.discard(seat, cid)
-        ev.append(Event(f"{{seat:{seat}}} discarded {_name(cid)} (hand limit)"))
+        log.say("{0} discarded {card} (hand limit)", seat, card=_name(cid))
         if len(p.hand) <= hand_limit(p):
             t.step = "end"
     elif typ == "end_turn":
-        _end_turn(s, seat, ev)
-    return ev
+        _end_turn(s, seat, log)
+    return log

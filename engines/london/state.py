@@ -1,17 +1,20 @@
-"""The state of a game of London, its snapshot form, and the primitive card movements.
+"""The state of a game of London, its setup under each rules version, and the primitive card
+movements.
 
-The state is a plain mutable object (the engine protocol allows that); ``play`` validates a move
-completely before it calls anything here. Deck lists keep the top card at the END of the list.
+The state is a tree of dataclasses, so ``engines.kit.snapshot`` encodes and decodes it; a snapshot
+written before the kit (no ``rules_version``, no ``rng``) has the very same keys otherwise, and
+decodes into a rules-version-1 state. ``play`` validates a move completely before it calls anything
+here. Deck lists keep the top card at the END of the list.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from engines.base import Event
+from engines.kit import Log, Rng
 from engines.london.components import BOROUGHS, CARDS, ERAS, STARTERS
 
 STARTING_MONEY = 5
@@ -73,25 +76,31 @@ class State:
     endgame: bool = False
     final_turns_left: int = 0
     over: bool = False
+    rules_version: int = 1
+    """How this table was dealt (a snapshot without it was written under version 1)."""
+    rng: Rng | None = None
+    """Version 2: the kit's generator, seeded with the whole seed, that dealt the game. Version 1
+    dealt with ``random.Random(seed)`` at setup and holds no generator."""
 
     # -- primitive movements (no legality checks: callers have validated) ---------------
-    def draw_from_deck(self, seat: int, events: list[Event], why: str = "") -> int | None:
+    def draw_from_deck(self, seat: int, log: Log, why: str = "") -> int | None:
         if not self.deck:
             return None
         cid = self.deck.pop()
         self.players[seat].hand.append(cid)
         suffix = f" ({why})" if why else ""
-        events.append(Event(f"{{seat:{seat}}} drew a card from the deck{suffix}",
-                            {seat: f"You drew {CARDS[cid].name} from the deck{suffix}"}))
+        log.say("{0} drew a card from the deck{suffix}", seat,
+                privately={seat: "You drew {card} from the deck{suffix}"},
+                card=CARDS[cid].name, suffix=suffix)
         return cid
 
-    def take_from_board(self, seat: int, cid: int, events: list[Event]) -> None:
+    def take_from_board(self, seat: int, cid: int, log: Log) -> None:
         for row in self.board:
             for i, c in enumerate(row):
                 if c == cid:
                     row[i] = None
         self.players[seat].hand.append(cid)
-        events.append(Event(f"{{seat:{seat}}} took {CARDS[cid].name} from the development board"))
+        log.say("{0} took {card} from the development board", seat, card=CARDS[cid].name)
 
     def discard(self, seat: int, cid: int) -> None:
         """A card leaves a hand: onto the development board, or to the box for a pauper."""
@@ -120,67 +129,33 @@ class State:
         return bool(self.deck) or any(c is not None for row in self.board for c in row)
 
 
-def new_state(seats: int, seed: int) -> State:
+def new_state(seats: int, seed: int, version: int = 2) -> State:
     """Set up: each set shuffled alone (C bottom, B, A top); 6 cards and £5 each; the three
-    starter boroughs form the market, the other 17 shuffled face-down beneath."""
-    rng = random.Random(seed)
+    starter boroughs form the market, the other 17 shuffled face-down beneath.
+
+    Version 2 shuffles with the kit's ``Rng.from_seed(seed)`` (all 128 bits of the seed), kept in
+    the state; version 1 with ``random.Random(seed)``, exactly as tables dealt before the kit."""
+    shuffle: Callable[[list[Any]], None]
+    rng: Rng | None = None
+    if version == 1:
+        shuffle = random.Random(seed).shuffle
+    else:
+        rng = Rng.from_seed(seed)
+        shuffle = rng.shuffle
     deck: list[int] = []
     for era in reversed(ERAS):  # C first = bottom of the deck
         part = [cid for cid, c in enumerate(CARDS) if c.era == era]
-        rng.shuffle(part)
+        shuffle(part)
         deck += part  # deck[-1] is the top, so era A ends up on top
     players = [Player() for _ in range(seats)]
     state = State(seats=seats, players=players, deck=deck,
                   board=[[None] * BOARD_SPACES[seats] for _ in range(2)], box=[],
-                  market=list(STARTERS), borough_deck=[], loan_supply=LOAN_TOKENS)
+                  market=list(STARTERS), borough_deck=[], loan_supply=LOAN_TOKENS,
+                  rules_version=version, rng=rng)
     others = [k for k in BOROUGHS if k not in STARTERS]
-    rng.shuffle(others)
+    shuffle(others)
     state.borough_deck = others
     for _ in range(STARTING_HAND):
         for p in players:
             p.hand.append(state.deck.pop())
     return state
-
-
-# -- snapshots -------------------------------------------------------------------------
-
-def encode(s: State) -> dict[str, Any]:
-    t = s.turn
-    return {
-        "seats": s.seats,
-        "players": [{"hand": list(p.hand), "money": p.money, "loans": p.loans,
-                     "poverty": p.poverty, "prestige": p.prestige,
-                     "stacks": [list(st) for st in p.stacks], "facedown": sorted(p.facedown),
-                     "boroughs": list(p.boroughs)} for p in s.players],
-        "deck": list(s.deck), "board": [list(r) for r in s.board], "box": list(s.box),
-        "market": list(s.market), "borough_deck": list(s.borough_deck),
-        "loan_supply": s.loan_supply, "current": s.current, "turn_no": s.turn_no,
-        "turn": {"step": t.step, "action": t.action, "repay_open": t.repay_open,
-                 "draws_done": t.draws_done, "draw_min": t.draw_min, "draw_max": t.draw_max,
-                 "draws_left": t.draws_left, "developed": t.developed,
-                 "free_colour": t.free_colour, "built": list(t.built), "pending": t.pending,
-                 "activated": list(t.activated), "borough_done": t.borough_done,
-                 "scry": list(t.scry)},
-        "endgame": s.endgame, "final_turns_left": s.final_turns_left, "over": s.over,
-    }
-
-
-def decode(d: Mapping[str, Any]) -> State:
-    t = d["turn"]
-    return State(
-        seats=int(d["seats"]),
-        players=[Player(hand=list(p["hand"]), money=p["money"], loans=p["loans"],
-                        poverty=p["poverty"], prestige=p["prestige"],
-                        stacks=[list(st) for st in p["stacks"]], facedown=set(p["facedown"]),
-                        boroughs=list(p["boroughs"])) for p in d["players"]],
-        deck=list(d["deck"]), board=[list(r) for r in d["board"]], box=list(d["box"]),
-        market=list(d["market"]), borough_deck=list(d["borough_deck"]),
-        loan_supply=d["loan_supply"], current=d["current"], turn_no=d["turn_no"],
-        turn=Turn(step=t["step"], action=t["action"], repay_open=t["repay_open"],
-                  draws_done=t["draws_done"], draw_min=t["draw_min"], draw_max=t["draw_max"],
-                  draws_left=t["draws_left"], developed=t["developed"],
-                  free_colour=t["free_colour"], built=list(t["built"]), pending=t["pending"],
-                  activated=list(t["activated"]), borough_done=t["borough_done"],
-                  scry=list(t["scry"])),
-        endgame=d["endgame"], final_turns_left=d["final_turns_left"], over=d["over"],
-    )

@@ -12,17 +12,24 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from engines.base import Move
+from engines.kit import choice
 from engines.london.components import BOROUGHS, CARDS, DESIGNS
 from engines.london.effects import describe, describe_ongoing, top_borough
 from engines.london.rules import (
     ACTION_NAMES,
+    Refusal,
     develop_cost,
     hand_limit,
     hospital_of,
     legal_moves,
     loan_amount,
+    loans_taken,
     repay_cost,
     run_poverty,
+    why_not_activate,
+    why_not_develop,
+    why_not_pay_colour,
+    why_not_place,
 )
 from engines.london.scoring import result
 from engines.london.state import State
@@ -207,18 +214,47 @@ def prompt_text(s: State, seat: int) -> str:
     return ""
 
 
+def unavailable(s: State, seat: int) -> list[dict[str, Any]]:
+    """The cards the current step could concern that cannot be chosen now, each with the reason
+    (the rule, and the real cost after discounts where the cost is the obstacle): in Develop the
+    hand cards that cannot be developed, while paying a development's colour the hand cards that
+    cannot pay it, while placing the tops of stacks built this turn, in a run every display card
+    that cannot be activated."""
+    p = s.players[seat]
+    t = s.turn
+    whys: list[tuple[int, Refusal | None]] = []
+    if t.step == "develop":
+        whys = [(c, why_not_develop(s, p, c)) for c in p.hand]
+    elif t.step == "develop_discard":
+        whys = [(c, why_not_pay_colour(s, p, c)) for c in p.hand]
+    elif t.step == "develop_place":
+        whys = [(st[-1], why_not_place(s, seat, i)) for i, st in enumerate(p.stacks)]
+    elif t.step == "run":
+        whys = [(c, why_not_activate(s, p, c)) for st in p.stacks for c in st]
+    return [{"card": c, "reason": f"{why.message} ({why.rule})"} for c, why in whys if why is not None]
+
+
 def prompt(s: State, seat: int | None, moves: list[Move] | None = None) -> dict[str, Any] | None:
+    """The awaited seat's prompt in the kit's shape (``kind``, ``text``, ``choices``), with what
+    the renderer also reads (``step``, ``action``, ``pending``, ``unavailable``). A choice that
+    takes loans says how many (``loans``)."""
     if seat is None or s.over or seat != s.current:
         return None
     if moves is None:
         moves = legal_moves(s, seat)
     t = s.turn
+    choices = []
+    for m in moves:
+        loans = loans_taken(s, seat, m)
+        choices.append(choice(m, label(s, seat, m), loans=loans) if loans else choice(m, label(s, seat, m)))
     return {
+        "kind": t.step,
         "text": prompt_text(s, seat),
+        "choices": choices,
         "step": t.step,
         "action": t.action,
         "pending": ref(t.pending) if t.pending is not None else None,
-        "choices": [{"move": m, "label": label(s, seat, m)} for m in moves],
+        "unavailable": unavailable(s, seat),
     }
 
 

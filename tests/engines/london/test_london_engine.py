@@ -16,6 +16,7 @@ from engines.base import Engine, IllegalMove
 from engines.london import ENGINE
 from engines.london.components import BOROUGHS, CARDS, DESIGNS, STARTERS
 from engines.london.effects import EFFECTS, ONGOING
+from engines.london.moves import ACTIONS, MOVES
 from engines.london.playout import (
     check_invariants,
     play_random,
@@ -23,7 +24,6 @@ from engines.london.playout import (
     replay,
     visible_ids,
 )
-from engines.london.rules import ACTIONS, SHAPES
 
 HERE = Path(__file__).parent
 
@@ -141,11 +141,11 @@ def test_unknown_malformed_and_wrong_seat_moves_have_their_codes():
 
 def _universe():
     cards = list(range(-1, len(CARDS) + 1))
-    out = [{"type": t} for t in SHAPES]
+    out = [{"type": t} for t in MOVES.types]
     out += [{"type": "draw", "from": "deck"}]
     out += [{"type": "draw", "from": "board", "card": c} for c in cards]
-    for t, fields in SHAPES.items():
-        if fields == ("card",):
+    for t, spec in MOVES.specs.items():
+        if list(spec.fields) == ["card"]:
             out += [{"type": t, "card": c} for c in cards]
     out += [{"type": "choose_action", "action": a} for a in ACTIONS]
     out += [{"type": "place", "stack": x} for x in ("new", -1, 0, 1, 2, 3, 7)]
@@ -218,7 +218,8 @@ def test_view_shape_for_a_browser_renderer():
     assert set(v) == {"game", "seats", "you", "turn_no", "current", "step", "action", "deck", "board",
                       "market", "borough_deck", "loan_supply", "box_count", "players", "turn", "scry",
                       "endgame", "over", "prompt", "result"}
-    assert set(v["prompt"]) == {"text", "step", "action", "pending", "choices"}
+    assert set(v["prompt"]) == {"kind", "text", "step", "action", "pending", "choices", "unavailable"}
+    assert v["prompt"]["kind"] == v["prompt"]["step"] == v["step"] == "start"
     assert [c["move"] for c in v["prompt"]["choices"]] == ENGINE.legal_moves(s, 0)
     assert all(isinstance(c["label"], str) and c["label"] for c in v["prompt"]["choices"])
     assert json.loads(json.dumps(v)) == v
@@ -270,7 +271,7 @@ def test_perft_counts_from_fixed_positions():
     data = json.loads((HERE / "perft.json").read_text())
     for pos in data["positions"]:
         rng = random.Random(pos["seed"])
-        s = ENGINE.new_game(pos["seats"], pos["seed"], {})
+        s = ENGINE.new_game(pos["seats"], pos["seed"], {}, rules_version=1)
         for _ in range(pos["random_plies"]):
             (seat,) = ENGINE.to_act(s)
             ENGINE.play(s, seat, random_move(ENGINE.legal_moves(s, seat), rng))

@@ -1,6 +1,15 @@
-"""A golden playthrough: a seeded 2-player game move by move, with what every seat reads (log
-lines and prompt). A rules change shows up in review as a diff of golden_playthrough.txt.
-Regenerate with LONDON_REGOLD=1 after checking the change is intended."""
+"""Golden playthroughs: a seeded 2-player game move by move, with what every seat reads (log
+lines and prompt), under each rules version. A change to the rules, the log or the prompts shows
+up in review as a diff of golden_playthrough_v<N>.txt.
+
+A missing or different file fails the test; a normal run never writes it. After checking that a
+change is intended, regenerate the files with
+
+    LONDON_REGOLD=1 pytest tests/engines/london/test_london_golden.py
+
+and commit them with the change. Version 1's file dates from before the engine kit: it proves
+the move to the kit left every log line and prompt of an old table as it was.
+"""
 
 from __future__ import annotations
 
@@ -9,15 +18,21 @@ import os
 import random
 from pathlib import Path
 
+import pytest
+
 from engines.london import ENGINE
 from engines.london.playout import random_move
 
-GOLDEN = Path(__file__).with_name("golden_playthrough.txt")
+HERE = Path(__file__).parent
 
 
-def playthrough(seats: int = 2, seed: int = 2024, moves: int = 120) -> str:
+def golden(version: int) -> Path:
+    return HERE / f"golden_playthrough_v{version}.txt"
+
+
+def playthrough(version: int, seats: int = 2, seed: int = 2024, moves: int = 120) -> str:
     rng = random.Random(seed)
-    s = ENGINE.new_game(seats, seed, {})
+    s = ENGINE.new_game(seats, seed, {}, rules_version=version)
     lines: list[str] = []
     for n in range(moves):
         if s.over:
@@ -36,8 +51,11 @@ def playthrough(seats: int = 2, seed: int = 2024, moves: int = 120) -> str:
     return "\n".join(lines) + "\n"
 
 
-def test_golden_playthrough_is_unchanged():
-    text = playthrough()
-    if os.environ.get("LONDON_REGOLD") or not GOLDEN.exists():
-        GOLDEN.write_text(text, encoding="utf-8")
-    assert text == GOLDEN.read_text(encoding="utf-8")
+@pytest.mark.parametrize("version", ENGINE.rules_versions)
+def test_golden_playthrough_is_unchanged(version):
+    text = playthrough(version)
+    path = golden(version)
+    if os.environ.get("LONDON_REGOLD") == "1":
+        path.write_text(text, encoding="utf-8")
+    assert path.exists(), f"{path.name} is missing: regenerate it with LONDON_REGOLD=1 (see the docstring)"
+    assert text == path.read_text(encoding="utf-8"), f"{path.name} differs from this code's playthrough"

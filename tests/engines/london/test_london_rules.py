@@ -97,10 +97,11 @@ def test_rule_1_turn_is_start_then_one_action_then_hand_limit_then_end(table, do
 
 
 def test_rule_1_a_move_of_another_step_is_refused_naming_the_step(table, refuse):
-    s = table().ready()
-    err = refuse(s, 0, {"type": "choose_action", "action": "develop"})
-    assert err.rule == "London rule 1: Turn order"
-    assert "start of your turn" in err.message
+    s = table().ready(step="end")
+    err = refuse(s, 0, {"type": "activate", "card": 0})
+    assert err.message == ("You cannot activate now: you are at ending your turn; your one action "
+                           "this turn is done")
+    assert err.rule == "London rule 3: One action"
 
 
 def test_rule_1_only_the_current_seat_may_move(table, refuse):
@@ -191,7 +192,9 @@ def test_rule_3_exactly_one_action_develop_buy_land_run_the_city_or_draw_three(t
     assert actions == {"develop", "buy_land", "run_city", "draw_three"}
     do(s, 0, {"type": "choose_action", "action": "run_city"}, {"type": "end_action"})
     err = refuse(s, 0, {"type": "choose_action", "action": "develop"})
-    assert err.rule == "London rule 1: Turn order"
+    assert err.rule == "London rule 3: One action"
+    assert err.message == ("You cannot choose action now: you are at ending your turn; you have "
+                           "already chosen Run the City, and each turn has exactly one action")
 
 
 def test_rule_3_an_action_that_cannot_be_carried_out_is_not_offered(table, refuse):
