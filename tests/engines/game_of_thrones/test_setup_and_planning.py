@@ -1,0 +1,248 @@
+"""Setup for 3–6 players, the round structure, planning (hidden orders, stars, restrictions,
+reveal) and the Messenger Raven."""
+
+from __future__ import annotations
+
+import pytest
+
+from engines.base import IllegalMove
+from engines.game_of_thrones import ENGINE
+from engines.game_of_thrones import engine as engine_module
+from engines.game_of_thrones import rules as R
+from engines.game_of_thrones.components import HOUSES, SETUPS
+from engines.game_of_thrones.state import ACTION, PLANNING
+
+from .conftest import plan, play, position, seat
+
+
+@pytest.mark.parametrize("players", [3, 4, 5, 6])
+def test_setup_puts_each_house_in_play_on_its_starting_areas(players):
+    state = ENGINE.new_game(players, 5, {})
+    assert state.houses == list(SETUPS[players].houses)
+    for house in state.houses:
+        s = seat(state, house)
+        expected = {a: u for a, u in HOUSES[house].units.items() if a not in SETUPS[players].units_not_placed_in}
+        mine = {a: sorted(u.kind for u in us) for a, us in state.units.items() if state.owner[a] == s}
+        assert mine == {a: sorted(k for k, n in u.items() for _ in range(n)) for a, u in expected.items()}
+
+
+@pytest.mark.parametrize("players", [3, 4, 5, 6])
+def test_setup_gives_five_power_tokens_supply_positions_and_garrisons(players):
+    state = ENGINE.new_game(players, 5, {})
+    assert state.power == [5] * players
+    assert state.supply == [HOUSES[h].positions["supply"] for h in state.houses]
+    assert state.garrisons == {HOUSES[h].home: 2 for h in state.houses}
+    assert state.neutral == SETUPS[players].neutral_forces
+    assert set(state.blocked) == set(SETUPS[players].blocked)
+    for s in range(players):
+        assert R.power_pool(state, s) == 15
+
+
+def test_three_player_setup_blocks_the_south_and_drops_lannister_s_port_ship():
+    state = ENGINE.new_game(3, 5, {})
+    assert "port-of-lannisport" not in state.units
+    assert {"highgarden", "sunspear", "pyke"} <= set(state.blocked)
+    assert state.neutral == {"kings-landing": 5, "the-eyrie": 6}
+
+
+def test_six_player_setup_gives_lannister_a_ship_in_its_port():
+    state = ENGINE.new_game(6, 5, {})
+    assert [u.kind for u in state.units["port-of-lannisport"]] == ["ship"]
+
+
+@pytest.mark.parametrize("players", [3, 4, 5, 6])
+def test_setup_orders_the_influence_tracks_and_hands_out_dominance_by_first_place(players):
+    state = ENGINE.new_game(players, 5, {})
+    for track, order in SETUPS[players].tracks.items():
+        assert [state.houses[s] for s in state.tracks[track]] == list(order)
+    view = ENGINE.view(state, 0)
+    assert state.houses[view["tracks"]["iron_throne"][0]] == "baratheon"  # Iron Throne token
+    assert state.houses[view["tracks"]["fiefdoms"][0]] == ("stark" if players == 3 else "greyjoy")  # Blade
+    assert state.houses[view["tracks"]["kings_court"][0]] == "lannister"  # Raven
+
+
+@pytest.mark.parametrize("players", [3, 4, 5, 6])
+def test_setup_gives_each_house_its_seven_house_cards_and_the_decks_are_shuffled(players):
+    state = ENGINE.new_game(players, 5, {})
+    for s, house in enumerate(state.houses):
+        assert sorted(state.hands[s]) == sorted(HOUSES[house].house_cards)
+    assert len(state.wildling_deck) == 9 and state.wildlings == 2
+    other = ENGINE.new_game(players, 6, {})
+    assert (state.wildling_deck, state.westeros_decks) != (other.wildling_deck, other.westeros_decks)
+
+
+def test_round_one_starts_in_planning_without_a_westeros_phase():
+    state = ENGINE.new_game(4, 5, {})
+    assert state.round == 1 and state.phase == PLANNING
+    assert ENGINE.to_act(state) == frozenset(range(4))
+
+
+def test_the_westeros_phase_is_skipped_behind_the_part_one_flag():
+    assert engine_module.WESTEROS_PHASE_PLAYED is False
+    state = position(3, {"winterfell": ("stark", ["footman"])})
+    plan(state, {"winterfell": "defense-plus-one"})
+    assert state.round == 2 and state.phase == PLANNING
+
+
+def test_a_round_is_planning_then_action_then_clean_up_and_the_game_lasts_ten_rounds():
+    state = position(3, {"winterfell": ("stark", ["footman"]), "lannisport": ("lannister", ["footman"])})
+    for r in range(1, 11):
+        assert state.round == r
+        plan(state, {"winterfell": "defense-plus-one", "lannisport": "defense-plus-one"})
+    assert state.phase == "over"
+    result = ENGINE.result(state)
+    assert result is not None and result.details["ended_by"] == "round 10"
+
+
+def test_every_house_must_order_every_area_holding_its_units_before_ready():
+    state = ENGINE.new_game(6, 5, {})
+    stark = seat(state, "stark")
+    moves = ENGINE.legal_moves(state, stark)
+    assert {"type": "ready"} not in moves
+    with pytest.raises(IllegalMove, match="every area holding its units") as err:
+        play(state, stark, "ready")
+    assert err.value.rule == engine_module.RULE_PLANNING
+    for area in ("winterfell", "white-harbor", "the-shivering-sea"):
+        play(state, stark, "order", area=area, order="defense-plus-one" if area != "winterfell" else "march")
+    assert {"type": "ready"} in ENGINE.legal_moves(state, stark)
+
+
+def test_orders_can_only_go_on_areas_holding_the_house_s_units():
+    state = ENGINE.new_game(6, 5, {})
+    with pytest.raises(IllegalMove, match="areas holding its units"):
+        play(state, "stark", "order", area="pyke", order="march")
+
+
+def test_orders_are_placed_one_by_one_and_changed_until_ready():
+    state = ENGINE.new_game(6, 5, {})
+    play(state, "stark", "order", area="winterfell", order="march")
+    play(state, "stark", "order", area="winterfell", order="raid")
+    play(state, "stark", "unorder", area="winterfell")
+    play(state, "stark", "order", area="winterfell", order="support")
+    assert state.planning.choices[seat(state, "stark")] == {"winterfell": "support"}
+
+
+def test_a_house_that_is_ready_can_no_longer_change_its_orders():
+    state = ENGINE.new_game(6, 5, {})
+    for area in ("winterfell", "white-harbor", "the-shivering-sea"):
+        play(state, "stark", "order", area=area, order="support" if area != "winterfell" else "march")
+    play(state, "stark", "ready")
+    with pytest.raises(IllegalMove) as err:
+        play(state, "stark", "order", area="winterfell", order="raid")
+    assert err.value.code == "not_your_turn"
+
+
+def test_each_order_token_is_used_at_most_as_often_as_the_house_has_it():
+    state = ENGINE.new_game(6, 5, {})
+    play(state, "stark", "order", area="winterfell", order="march")
+    moves = ENGINE.legal_moves(state, seat(state, "stark"))
+    assert {"type": "order", "area": "white-harbor", "order": "march"} not in moves
+    with pytest.raises(IllegalMove, match="no March \\+0 token left"):
+        play(state, "stark", "order", area="white-harbor", order="march")
+
+
+def test_special_orders_are_limited_by_king_s_court_stars_six_players():
+    # King's Court: Lannister 1st (3 stars), Stark 2nd (3), Martell 3rd (2), Baratheon 4th (1),
+    # Tyrell 5th (0), Greyjoy 6th (0)
+    state = ENGINE.new_game(6, 5, {})
+    assert [R.star_limit(state, seat(state, h)) for h in ("lannister", "stark", "martell", "baratheon",
+                                                          "tyrell", "greyjoy")] == [3, 3, 2, 1, 0, 0]
+    with pytest.raises(IllegalMove, match="only 0 special orders") as err:
+        play(state, "greyjoy", "order", area="pyke", order="march-plus-one")
+    assert err.value.rule == engine_module.RULE_STARS
+    play(state, "baratheon", "order", area="dragonstone", order="march-plus-one")
+    with pytest.raises(IllegalMove, match="only 1 special orders"):
+        play(state, "baratheon", "order", area="kingswood", order="defense-plus-two")
+    # replacing the special order on the same area is allowed
+    play(state, "baratheon", "order", area="dragonstone", order="defense-plus-two")
+
+
+def test_three_and_four_players_use_the_king_s_court_overlay():
+    state = ENGINE.new_game(4, 5, {})
+    assert [R.star_limit(state, s) for s in state.tracks["kings_court"]] == [3, 2, 1, 0]
+
+
+def test_restricted_orders_cannot_be_placed():
+    state = ENGINE.new_game(6, 5, {})
+    state.restricted = ["march-plus-one"]
+    with pytest.raises(IllegalMove, match="may not be placed this round") as err:
+        play(state, "lannister", "order", area="lannisport", order="march-plus-one")
+    assert err.value.rule == engine_module.RULE_RESTRICTED
+
+
+def test_others_see_only_how_many_orders_are_placed_and_who_is_ready():
+    state = ENGINE.new_game(6, 5, {})
+    play(state, "stark", "order", area="winterfell", order="march-plus-one")
+    stark, lannister = seat(state, "stark"), seat(state, "lannister")
+    mine = ENGINE.view(state, stark)
+    theirs = ENGINE.view(state, lannister)
+    spectator = ENGINE.view(state, None)
+    assert any(a.get("order", {}).get("token") == "march-plus-one" for a in mine["areas"])
+    for view in (theirs, spectator):
+        assert "march-plus-one" not in str(view["areas"])
+        assert view["planning"]["placed"][str(stark)] == 1
+        assert view["planning"]["ready"] == []
+
+
+def test_orders_are_revealed_together_when_every_house_is_ready():
+    state = position(3, {"winterfell": ("stark", ["footman"]), "lannisport": ("lannister", ["footman"]),
+                         "dragonstone": ("baratheon", ["footman"])})
+    play(state, "stark", "order", area="winterfell", order="defense-plus-one")
+    play(state, "stark", "ready")
+    play(state, "lannister", "order", area="lannisport", order="support")
+    play(state, "lannister", "ready")
+    assert state.orders == {}
+    play(state, "baratheon", "order", area="dragonstone", order="consolidate-power")
+    events = play(state, "baratheon", "ready")
+    assert state.phase == ACTION
+    assert {a: o.token for a, o in state.orders.items()} == {
+        "winterfell": "defense-plus-one", "lannisport": "support", "dragonstone": "consolidate-power"}
+    assert sum("reveals" in e.text for e in events) == 3
+
+
+def test_the_messenger_raven_holder_may_swap_an_order_within_the_star_limit():
+    state = position(3, {"lannisport": ("lannister", ["footman"]), "winterfell": ("stark", ["footman"])})
+    plan(state, {"lannisport": "defense-plus-one", "winterfell": "defense-plus-one"}, raven=False)
+    lannister = seat(state, "lannister")
+    assert ENGINE.to_act(state) == {lannister}
+    assert state.decisions.top is not None and state.decisions.top.kind == "raven"
+    play(state, lannister, "raven_swap", area="lannisport", order="march-plus-one")
+    assert state.orders["lannisport"].token == "march-plus-one"
+    assert state.raven_used
+
+
+def test_the_raven_swap_respects_restrictions_and_stars():
+    state = position(3, {"lannisport": ("lannister", ["footman"]), "winterfell": ("stark", ["footman"])})
+    plan(state, {"lannisport": "defense-plus-one", "winterfell": "defense-plus-one"}, raven=False)
+    state.restricted = ["march-plus-one"]
+    lannister = seat(state, "lannister")
+    moves = ENGINE.legal_moves(state, lannister)
+    assert {"type": "raven_swap", "area": "lannisport", "order": "march-plus-one"} not in moves
+    with pytest.raises(IllegalMove):
+        play(state, lannister, "raven_swap", area="lannisport", order="march-plus-one")
+
+
+def test_the_raven_holder_may_look_at_the_top_wildling_card_and_bury_it():
+    state = position(3, {"lannisport": ("lannister", ["footman"]), "winterfell": ("stark", ["footman"])})
+    plan(state, {"lannisport": "defense-plus-one", "winterfell": "defense-plus-one"}, raven=False)
+    lannister = seat(state, "lannister")
+    top = state.wildling_deck[0]
+    events = play(state, lannister, "raven_look")
+    assert ENGINE.view(state, lannister)["wildling_top"] == top
+    assert ENGINE.view(state, seat(state, "stark"))["wildling_top"] is None
+    assert ENGINE.view(state, None)["wildling_top"] is None
+    assert any(top.replace("-", " ") not in e.text.lower() for e in events)
+    assert all(top not in e.text for e in events)
+    play(state, lannister, "wildling", bury=True)
+    assert state.wildling_deck[-1] == top
+
+
+def test_the_raven_holder_may_keep_the_wildling_card_on_top_and_still_knows_it():
+    state = position(3, {"lannisport": ("lannister", ["footman"]), "winterfell": ("stark", ["footman"])})
+    plan(state, {"lannisport": "defense-plus-one", "winterfell": "defense-plus-one"}, raven=False)
+    lannister = seat(state, "lannister")
+    top = state.wildling_deck[0]
+    play(state, lannister, "raven_look")
+    play(state, lannister, "wildling", bury=False)
+    assert state.wildling_deck[0] == top
+    assert ENGINE.view(state, lannister)["wildling_top"] == top
