@@ -3,6 +3,7 @@
 // the board from the view and turns clicks into moves; a generic renderer serves any game
 // that has none.
 import { renderGeneric } from "./generic.js";
+import { el } from "./kit.js";
 
 const boot = JSON.parse(document.getElementById("boot").textContent);
 const $ = (id) => document.getElementById(id);
@@ -19,18 +20,6 @@ const state = {
 // how long each board render took, in milliseconds.
 const metrics = { firstView: null, renders: [] };
 window.parlourMetrics = metrics;
-
-function el(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (k === "class") node.className = v;
-    else if (k === "text") node.textContent = v;
-    else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
-    else if (v !== false && v != null) node.setAttribute(k, v === true ? "" : v);
-  }
-  for (const c of children) if (c != null) node.append(c);
-  return node;
-}
 
 function mySeat() {
   if (!boot.you) return null;
@@ -55,7 +44,10 @@ function connect() {
   ws.onopen = () => {
     state.retry = 0;
     clearTimeout(state.lostTimer);
+    state.lostTimer = null;
+    state.lost = false;
     setConnection("Connected", "ok");
+    setOffline(false);
   };
   ws.onmessage = (e) => receive(JSON.parse(e.data));
   ws.onclose = (e) => {
@@ -66,11 +58,15 @@ function connect() {
     // Reconnect quietly: a short drop only shows as "reconnecting"; the alarm comes after 4 s.
     const wait = Math.min(5000, 300 * 2 ** state.retry++);
     if (state.pending) { state.pending = false; document.body.classList.remove("pending"); renderPrompt(); }
-    setConnection("Reconnecting…", "quiet");
-    if (!state.lostTimer || state.retry === 1) {
-      clearTimeout(state.lostTimer);
+    // the alarm, once raised, stays until the connection is back: a retry does not hide it
+    if (!state.lost) setConnection("Reconnecting…", "quiet");
+    setOffline(true);
+    if (!state.lostTimer) {
       state.lostTimer = setTimeout(() => {
-        if (!state.socket || state.socket.readyState !== WebSocket.OPEN) setConnection("Connection lost — reconnecting…", "bad");
+        if (!state.socket || state.socket.readyState !== WebSocket.OPEN) {
+          state.lost = true;
+          setConnection("Connection lost — reconnecting…", "bad");
+        }
       }, 4000);
     }
     setTimeout(connect, wait);
@@ -82,7 +78,7 @@ function send(message) {
     state.socket.send(JSON.stringify(message));
     return true;
   }
-  flash("Not connected — your move was not sent. Reconnecting…");
+  if (message.type === "move") flash("Not connected — your move was not sent. Reconnecting…");
   return false;
 }
 
@@ -96,6 +92,14 @@ export function sendMove(move) {
     return true;
   }
   return false;
+}
+
+// While the socket is down no move can be sent: the page says so instead of "Your turn".
+function setOffline(off) {
+  if (state.offline === off) return;
+  state.offline = off;
+  document.body.classList.toggle("offline", off);
+  renderPrompt();
 }
 
 function setConnection(text, kind) {
@@ -157,7 +161,13 @@ function movesOf(msg) {
   return [];
 }
 
+const CHAT_ERRORS = new Set(["slow_down", "empty_message", "message_too_long"]);
+
 function onError(msg) {
+  if (CHAT_ERRORS.has(msg.error) || (state.chatSent && msg.error === "spectator" && !state.pending)) {
+    chatRefused(msg.message || "That message was not sent.");
+    return;
+  }
   state.pending = false;
   state.error = { code: msg.error || "refused", message: msg.message || "That was refused.", seq: state.seq };
   document.body.classList.remove("pending");
@@ -199,19 +209,26 @@ async function startGame() {
 
 // -- around the board ----------------------------------------------------------------------
 
+// The players, as panels in the side column (as on Board Game Arena): seat, name, presence,
+// whether they are awaited, and what the game's renderer adds (money, loans, ravens…).
 function renderSeats() {
   const t = state.table;
   if (!t) return;
   const seated = t.players.filter((p) => p.seat !== null).sort((a, b) => a.seat - b.seat);
   const mine = mySeat();
+  const extra = state.panel && state.view ? state.panel : null;
   $("seats").replaceChildren(...seated.map((p) => {
-    const awaited = state.awaiting.includes(p.seat);
-    return el("li", { class: `seat seat-${p.seat}${awaited ? " awaited" : ""}${p.seat === mine ? " me" : ""}` },
-      el("span", { class: "seat-no", text: `${p.seat + 1}` }),
-      el("span", { class: "name", text: p.name + (p.seat === mine ? " (you)" : "") }),
-      el("span", { class: `presence ${p.connected ? "on" : "off"}`, title: p.connected ? "connected" : "not connected",
-        text: p.connected ? "●" : "○" }),
-      awaited ? el("span", { class: "to-play", text: "to play" }) : null);
+    const awaited = state.awaiting.includes(p.seat) && (!state.table || state.table.status !== "finished");
+    const stats = extra ? extra(Object.assign({}, state.fixed, state.view), p.seat) || [] : [];
+    return el("li", { class: `seat seat-${p.seat}${awaited ? " awaited" : ""}${p.seat === mine ? " me" : ""}`, "data-seat": p.seat },
+      el("div", { class: "seat-line" },
+        el("span", { class: "seat-no", text: `${p.seat + 1}` }),
+        el("span", { class: "name", text: p.name + (p.seat === mine ? " (you)" : "") }),
+        el("span", { class: `presence ${p.connected ? "on" : "off"}`, text: p.connected ? "● here" : "○ away" }),
+        awaited ? el("span", { class: "to-play", text: "to play" }) : null),
+      stats.length ? el("dl", { class: "seat-stats" }, ...stats.map((x) => el("div", { class: `seat-stat${x.warn ? " warn" : ""}`, title: x.title || null },
+        el("dt", { text: x.label }), el("dd", { text: x.value })))) : null,
+      extra && extra.more ? extra.more(Object.assign({}, state.fixed, state.view), p.seat) : null);
   }));
 }
 
@@ -222,6 +239,7 @@ function renderPrompt() {
   let text;
   let mineToPlay = false;
   if (status === "finished") text = "The game is over.";
+  else if (state.offline && state.view) text = "Not connected — moves cannot be sent until the connection is back…";
   else if (state.pending) text = "Sending your move…";
   else if (mine !== null && state.awaiting.includes(mine)) {
     mineToPlay = true;
@@ -232,6 +250,7 @@ function renderPrompt() {
   } else if (state.awaiting.length) {
     text = `Waiting for ${state.awaiting.map(nameOf).join(", ")}…`;
   } else text = "";
+  if (state.offline) mineToPlay = false;
   box.textContent = text;
   box.classList.toggle("yours", mineToPlay);
   document.title = mineToPlay ? `● Your turn — ${baseTitle}` : baseTitle;
@@ -287,15 +306,24 @@ function setupSound() {
   head.append(button);
 }
 
+// The end: the game's renderer names the winner (once); this box offers what comes next.
 function renderResult() {
   const box = $("result");
   if (!state.result) { box.hidden = true; return; }
-  const winners = state.result.winners.map(nameOf);
   box.hidden = false;
-  box.replaceChildren(
-    el("h2", { text: winners.length === 1 ? `${winners[0]} wins` : winners.length ? `Shared victory: ${winners.join(", ")}` : "Everyone loses — nobody wins" }),
-    el("p", { text: "Scores: " + state.result.scores.map((s, i) => `${nameOf(i)} ${s}`).join(" · ") }),
-  );
+  const parts = [];
+  if (!state.ownResult) {
+    const winners = state.result.winners.map(nameOf);
+    parts.push(el("h2", { text: winners.length === 1 ? `${winners[0]} wins` : winners.length ? `Shared victory: ${winners.join(", ")}` : "Everyone loses — nobody wins" }),
+      el("p", { text: "Scores: " + state.result.scores.map((s, i) => `${nameOf(i)} ${String(s).replace("-", "−")}`).join(" · ") }));
+  }
+  const next = el("p", { class: "next-game" });
+  if (state.again) next.append(el("a", { class: "button primary play-again", href: state.again.href, text: state.again.mine ? "Go to your new table" : `Join ${state.again.by}'s new table` }));
+  else if (boot.you) next.append(el("button", { type: "button", class: "primary play-again", onclick: playAgain, text: "Play again" }),
+    el("span", { class: "hint", text: " a new table of the same game; the others are invited in the chat" }));
+  next.append(el("span", { class: "hint", text: " · Replays are not available yet." }));
+  parts.push(next);
+  box.replaceChildren(...parts);
   if (state.seed) {
     const record = `/api/tables/${boot.code}/record`;
     $("seed-reveal").replaceChildren("The seed is now revealed: ", el("code", { class: "hash", text: state.seed }),
@@ -303,11 +331,26 @@ function renderResult() {
   }
 }
 
+async function playAgain(e) {
+  const button = e.currentTarget;
+  button.disabled = true;
+  const resp = await fetch(`${boot.api}/again`, { method: "POST" });
+  const body = await resp.json().catch(() => ({}));
+  if (!resp.ok) { flash(body.message || "A new table could not be set up."); button.disabled = false; return; }
+  location.href = body.seat_url;
+}
+
 function loadRenderer() {
   if (!state.renderer) {
     state.rendererGame = boot.game;
-    state.renderer = import(`/static/games/${boot.game}/renderer.js`)
-      .then((mod) => mod.render, () => renderGeneric);
+    state.renderer = import(`/static/games/${boot.game}/renderer.js`).then((mod) => {
+      // a renderer may draw its own prompt and result, and add lines to the player panels
+      state.ownPrompt = Boolean(mod.ownPrompt);
+      state.ownResult = Boolean(mod.ownResult);
+      state.panel = mod.panel || null;
+      document.body.classList.toggle("own-prompt", state.ownPrompt);
+      return mod.render;
+    }, () => renderGeneric);
   }
   return state.renderer;
 }
@@ -324,15 +367,24 @@ function loadStatic() {
 
 async function renderBoard() {
   const [render, fixed] = await Promise.all([loadRenderer(), loadStatic()]);
+  state.fixed = fixed;
   const view = state.view ? Object.assign({}, fixed, state.view) : state.view;
+  const board = $("board");
+  const hadFocus = board.contains(document.activeElement);
   const t0 = performance.now();
-  render($("board"), {
+  render(board, {
     view, seat: mySeat(), moves: state.moves, awaiting: state.awaiting, pending: state.pending,
     players: state.table ? state.table.players : [], nameOf, send: sendMove, seq: state.seq,
     status: state.table ? state.table.status : boot.status, result: state.result,
-    seed: state.seed, error: state.error, code: boot.code,
+    seed: state.seed, error: state.error, code: boot.code, offline: Boolean(state.offline),
   });
   const t1 = performance.now();
+  // the focused control went away with the redraw: keep the focus in the prompt, not the body
+  if (hadFocus && (document.activeElement === document.body || !document.activeElement)) {
+    const next = board.querySelector("[data-prompt] button:not(:disabled), [data-prompt] [tabindex='0'], button:not(:disabled)");
+    if (next) next.focus({ preventScroll: true });
+  }
+  renderSeats();
   metrics.renders.push(t1 - t0);
   if (metrics.firstView === null && state.view) {
     metrics.firstView = t1;
@@ -340,25 +392,85 @@ async function renderBoard() {
   }
 }
 
+// The log: one way of naming each player (by name, never "You"), a rule between turns, and the
+// panel that scrolls follows the newest entry unless the reader has scrolled up.
+const TURN_END = /\b(ended (the|their) turn|The game begins|Everyone has chosen|scoring\b|Round \d+ begins)/i;
+
+function logText(text) {
+  const me = boot.you && boot.you.name;
+  if (!me || !/^You\b/.test(text)) return text;
+  return text.replace(/^You (have|are|were)\b/, (_, v) => `${me} ${{ have: "has", are: "is", were: "was" }[v]}`).replace(/^You\b/, me);
+}
+
 function appendLog(entries, replace) {
   const log = $("log");
+  const panel = $("tab-log");
+  const atEnd = replace || panel.scrollHeight - panel.scrollTop - panel.clientHeight < 40;
   if (replace) log.replaceChildren();
-  for (const e of entries) log.append(el("li", { "data-seq": e.seq, text: e.text }));
-  log.scrollTop = log.scrollHeight;
+  for (const e of entries) {
+    const text = logText(e.text);
+    log.append(el("li", { "data-seq": e.seq, class: TURN_END.test(e.text) ? "turn-end" : null, text }));
+  }
+  if (atEnd) panel.scrollTop = panel.scrollHeight;
+}
+
+// -- the chat ---------------------------------------------------------------------------------
+
+const readKey = () => `parlour.chat-read:${boot.code}`;
+function lastRead() {
+  try { return parseInt(localStorage.getItem(readKey()) || "", 10); } catch { return NaN; }
+}
+function markRead() {
+  const ids = [...$("chat").querySelectorAll("[data-id]")].map((n) => +n.dataset.id);
+  if (!ids.length) return;
+  try { localStorage.setItem(readKey(), String(Math.max(...ids))); } catch { /* private mode */ }
 }
 
 function onChat(messages) {
   const chat = $("chat");
+  const panel = $("tab-chat");
+  let read = lastRead();
+  if (Number.isNaN(read)) { // a first visit: what was said before counts as read
+    read = Math.max(0, ...messages.map((m) => m.id));
+    try { localStorage.setItem(readKey(), String(read)); } catch { /* private mode */ }
+  }
   for (const m of messages) {
     if (chat.querySelector(`[data-id="${m.id}"]`)) continue;
-    chat.append(el("li", { "data-id": m.id }, el("span", { class: "name", text: m.name }), " ", el("span", { text: m.text })));
+    chat.append(el("li", { "data-id": m.id }, el("span", { class: "name", text: m.name }), " ", chatText(m.text)));
+    if (state.chatSent && boot.you && m.name === boot.you.name && m.text === state.chatSent) {
+      state.chatSent = null;
+      const input = $("chat-text");
+      if (input) input.value = "";
+      chatRefused(null);
+    }
+    const again = m.text.match(/^Play again\? New table: (\S+)$/);
+    if (again) {
+      state.again = { href: new URL(again[1], location.href).pathname, by: m.name, mine: boot.you && m.name === boot.you.name };
+      renderResult();
+    }
   }
-  chat.scrollTop = chat.scrollHeight;
-  if ($("tab-chat").hidden && messages.length) {
+  panel.scrollTop = panel.scrollHeight;
+  if (panel.hidden) {
+    const unread = [...chat.querySelectorAll("[data-id]")].filter((n) => +n.dataset.id > read).length;
     const badge = $("chat-unread");
-    badge.hidden = false;
-    badge.textContent = String((parseInt(badge.textContent, 10) || 0) + messages.length);
-  }
+    badge.hidden = !unread;
+    badge.textContent = unread ? String(unread) : "";
+    $("t-chat").setAttribute("aria-label", unread ? `Chat, ${unread} unread` : "Chat");
+  } else markRead();
+}
+
+// an invitation link to this site becomes a link; everything else stays text
+function chatText(text) {
+  const m = text.match(/^(.*?)(https?:\/\/\S+\/join\/[A-Za-z0-9]+)$/);
+  if (!m || new URL(m[2]).host !== location.host) return el("span", { text });
+  return el("span", {}, m[1], el("a", { href: new URL(m[2]).pathname, text: m[2] }));
+}
+
+function chatRefused(message) {
+  const box = $("chat-error");
+  if (!box) { if (message) flash(message); return; }
+  box.hidden = !message;
+  box.textContent = message || "";
 }
 
 let flashTimer = null;
@@ -372,15 +484,31 @@ function flash(text) {
 }
 
 function setupTabs() {
-  const tabs = document.querySelectorAll('[role="tab"]');
-  tabs.forEach((tab) => tab.addEventListener("click", () => {
+  const tabs = [...document.querySelectorAll('#table [role="tab"]')];
+  const choose = (tab, focus) => {
     tabs.forEach((t) => {
       const on = t === tab;
       t.setAttribute("aria-selected", String(on));
+      t.tabIndex = on ? 0 : -1;
       $(t.getAttribute("aria-controls")).hidden = !on;
     });
-    if (tab.id === "t-chat") { const b = $("chat-unread"); b.hidden = true; b.textContent = ""; }
-  }));
+    if (focus) tab.focus();
+    if (tab.id === "t-chat") {
+      const b = $("chat-unread"); b.hidden = true; b.textContent = "";
+      $("t-chat").setAttribute("aria-label", "Chat");
+      markRead();
+      const panel = $("tab-chat"); panel.scrollTop = panel.scrollHeight;
+    }
+    if (tab.id === "t-log") { const panel = $("tab-log"); panel.scrollTop = panel.scrollHeight; }
+  };
+  tabs.forEach((tab, i) => {
+    tab.tabIndex = tab.getAttribute("aria-selected") === "true" ? 0 : -1;
+    tab.addEventListener("click", () => choose(tab, false));
+    tab.addEventListener("keydown", (e) => {
+      const d = { ArrowRight: 1, ArrowLeft: -1 }[e.key];
+      if (d) { e.preventDefault(); choose(tabs[(i + d + tabs.length) % tabs.length], true); }
+    });
+  });
 }
 
 function setup() {
@@ -396,11 +524,15 @@ function setup() {
   const start = $("start");
   if (start) start.addEventListener("click", startGame);
   const form = $("chat-form");
+  // the text stays in the box until the server has taken it; a refusal is shown in the chat
   if (form) form.addEventListener("submit", (e) => {
     e.preventDefault();
     const input = $("chat-text");
     const text = input.value.trim();
-    if (text && send({ type: "chat", text })) input.value = "";
+    chatRefused(null);
+    if (!text) return;
+    state.chatSent = text;
+    if (!send({ type: "chat", text })) chatRefused("Not connected — your message was not sent.");
   });
   connect();
 }

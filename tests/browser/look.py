@@ -17,7 +17,9 @@ SIZES = {"laptop": (1366, 768), "wide": (1920, 1080), "phone": (390, 844)}
 
 def context_args(size: str, theme: str = "light") -> dict[str, Any]:
     w, h = SIZES[size]
-    args: dict[str, Any] = {"viewport": {"width": w, "height": h}, "color_scheme": theme, "reduced_motion": "reduce"}
+    # bypass_csp: the pages allow only their own scripts; the tests inject axe-core
+    args: dict[str, Any] = {"viewport": {"width": w, "height": h}, "color_scheme": theme, "reduced_motion": "reduce",
+                            "bypass_csp": True}
     if size == "phone":
         args.update(device_scale_factor=2, is_mobile=True, has_touch=True)
     return args

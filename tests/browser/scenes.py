@@ -74,7 +74,9 @@ class Table:
         self.code: str = founded["code"]
         tokens = [founded["seat_token"]]
         for name in names[1:]:
-            tokens.append(api.post(f"/api/tables/{self.code}/join", json={"name": name}).json()["seat_token"])
+            joined = api.post(f"/api/tables/{self.code}/join", json={"name": name})
+            assert joined.status_code == 201, joined.text
+            tokens.append(joined.json()["seat_token"])
         api.post(f"/api/seats/{tokens[0]}/start").raise_for_status()
         self.by_seat: dict[int, str] = {}
         for tok in tokens:

@@ -89,7 +89,7 @@ def pages(server: ServerProcess) -> dict[str, str]:
 def open_page(page: Page, base: str, path: str) -> None:
     page.goto(base + path)
     if path.startswith(("/seat/", "/watch/")):
-        page.wait_for_function("window.parlourMetrics && (window.parlourMetrics.firstView !== null"
+        page.wait_for_function("() => window.parlourMetrics && (window.parlourMetrics.firstView !== null"
                                " || !document.getElementById('waiting').hidden)")
         page.wait_for_timeout(150)
     settle(page)

@@ -6,10 +6,18 @@
 // touched when that string changed, so a view update costs a few string joins. Clicks are
 // handled once, on the root. The renderer keeps its own little state between calls: the reason
 // last shown for a disabled thing, the element whose move is on its way, and the endgame notice.
+// Why a thing cannot be chosen is the server's word (prompt.unavailable); a move that would take
+// a loan (choice.loans) says so on the card and asks before it is sent.
+
+import { attachZoom, confirmMove, esc, focusedKey, keepInView, markFresh, moveKey, Moves, plural, reasonFor, restoreFocus, signed } from "/static/js/kit.js";
+
+// the table page draws no prompt line or result box of its own above this board
+export const ownPrompt = true;
+export const ownResult = true;
 
 const S = {
-  root: null, ctx: null, moves: new Map(), sections: {}, why: null, whySeq: -1,
-  sent: null, sentSeq: -1, endgameSeen: false,
+  root: null, ctx: null, moves: null, sections: {}, why: null, whySeq: -1,
+  sent: null, sentSeq: -1, endgameSeen: false, lastStep: null,
 };
 
 const COLOURS = { brown: "Brown", blue: "Blue", pink: "Pink", grey: "Pauper" };
@@ -35,22 +43,22 @@ const WHERE = { any: "borough", north: "north borough", south: "south borough", 
 
 // -- small helpers --------------------------------------------------------------------------
 
-const ESC = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
-const esc = (s) => String(s ?? "").replace(/[&<>"']/g, (c) => ESC[c]);
-const key = (m) => JSON.stringify(m, Object.keys(m).sort());
-const plural = (n, one, many = one + "s") => `${n} ${n === 1 ? one : many}`;
+const loansOf = (move) => (move && S.moves.choice(move) ? S.moves.choice(move).loans || 0 : 0);
 
-/** Attributes of a clickable thing: a legal move (data-move) or a disabled one with its reason. */
+/** Attributes of a clickable thing: a legal move (data-move), marked when it needs a loan, or a
+ *  disabled one with its reason (read on a tap, and by screen readers). */
 function act(k, move, why) {
-  if (move) return ` data-k="${esc(k)}" data-move="${esc(key(move))}"`;
-  return ` data-k="${esc(k)}" aria-disabled="true" data-why="${esc(why)}" title="${esc(why)}"`;
+  if (move) return ` data-k="${esc(k)}" data-move="${esc(moveKey(move))}"${loansOf(move) ? ` data-loans="${loansOf(move)}"` : ""}`;
+  return ` data-k="${esc(k)}" aria-disabled="true" data-why="${esc(why)}"`;
 }
 
-function findMove(pred) {
-  for (const m of S.ctx.moves) if (pred(m)) return m;
-  return null;
-}
+const findMove = (pred) => S.moves.first(pred);
 const cardMove = (types, id) => findMove((m) => types.includes(m.type) && m.card === id);
+
+/** Why a card (or a borough) cannot be chosen now: whose turn it is, or the server's reason. */
+function whyNot(match, fallback = "Not a choice at this step") {
+  return notYours() || reasonFor(S.ctx.view, match) || fallback;
+}
 
 // -- cards -----------------------------------------------------------------------------------
 
@@ -98,10 +106,11 @@ function card(ref, opts = {}) {
   const down = opts.faceDown;
   const interactive = opts.move || opts.why;
   const tag = interactive ? "button" : "div";
+  const loans = loansOf(opts.move);
   const cls = `lc c-${c.colour}${down ? " down" : ""}${c.kind === "action" ? " action" : ""}${c.kind === "pauper" ? " pauper" : ""}` +
-    `${opts.move ? " can" : ""}${opts.cls ? " " + opts.cls : ""}`;
+    `${opts.move ? (loans ? " loan" : " can") : ""}${opts.cls ? " " + opts.cls : ""}`;
   const text = cardText(c);
-  const attrs = interactive ? act(opts.k, opts.move, opts.why) + ' type="button"' : ` title="${esc(text)}"`;
+  const attrs = interactive ? act(opts.k, opts.move, opts.why) + ' type="button"' : "";
   const colour = COLOURS[c.colour] || c.colour;
   let body;
   if (down) {
@@ -122,9 +131,41 @@ function card(ref, opts = {}) {
       `<span class="lc-act">${line}</span>` +
       (c.ongoing ? `<span class="lc-on">${esc(c.ongoing.text)}</span>` : "");
   }
-  const note = opts.note ? `<span class="lc-note">${esc(opts.note)}</span>` : "";
-  const sr = `<span class="sr">${esc(text)}${opts.why ? ". Not now: " + esc(opts.why) : ""}</span>`;
-  return `<${tag} class="${cls}" data-card="${ref.id}"${attrs}><span aria-hidden="true" class="lc-in">${body}</span>${note}${sr}</${tag}>`;
+  const notes = [opts.note, loans ? `needs ${loans === 1 ? "a £10 loan" : `${loans} £10 loans`}` : null].filter(Boolean);
+  const note = notes.length ? `<span class="lc-note${loans ? " lc-loan" : ""}" aria-hidden="true">${esc(notes.join(" · "))}</span>` : "";
+  const sr = `<span class="sr">${esc(text)}${notes.length ? ". " + esc(notes.join(", ")) : ""}${opts.why ? ". Not now: " + esc(opts.why) : ""}</span>`;
+  return `<${tag} class="${cls}" data-card="${ref.id}" data-key="${esc(ref.key)}"${attrs}><span aria-hidden="true" class="lc-in">${body}</span>${note}${sr}</${tag}>`;
+}
+
+/** The full card, for the zoom: every text in words. */
+function zoomCard(node) {
+  const v = S.ctx && S.ctx.view;
+  if (!v) return null;
+  const box = document.createElement("div");
+  box.className = "lon-zoom";
+  if (node.dataset.borough) {
+    const b = v.catalogue.boroughs[node.dataset.borough];
+    box.innerHTML = `<p class="z-name">${esc(b.name)}</p><p class="z-band">${b.side === "north" ? "North" : "South"} of the Thames${b.river ? ", on the river" : ""}</p>` +
+      `<ul><li>Costs £${b.cost}</li><li>Draw ${b.draw} at the start of your turn while it is your top borough</li><li>+${b.prestige} prestige when bought</li>` +
+      `${b.relief ? `<li>−${b.relief} poverty</li>` : ""}${b.text ? `<li>${esc(b.text)}</li>` : ""}</ul>`;
+  } else {
+    const c = v.catalogue.cards[node.dataset.key];
+    if (!c) return null;
+    const lines = [];
+    if (c.kind === "pauper") lines.push("A pauper: it can never be developed. Discard it to pay for an activation to be rid of it.");
+    else if (c.kind === "action") lines.push(`Action card: ${c.on_play ? c.on_play.text : ""}`);
+    else lines.push(`Costs £${c.cost} to develop, and a ${c.colour} card discarded from your hand.`);
+    if (c.activation) lines.push(`Activate (Run the City): ${c.activation.text.replace("⤵", "").trim()}${c.activation.flips ? " — then it flips face-down." : ""}`);
+    if (c.ongoing) lines.push(`Always: ${c.ongoing.text}`);
+    if (c.prestige) lines.push(`${c.prestige} end-game prestige.`);
+    box.innerHTML = `<p class="z-name">${esc(c.name)}</p><p class="z-band c-${esc(c.colour)}">${esc(COLOURS[c.colour] || c.colour)} · era ${esc(c.era)}</p>` +
+      `<ul>${lines.map((l) => `<li>${esc(l)}</li>`).join("")}</ul>`;
+  }
+  const why = node.getAttribute("aria-disabled") === "true" ? node.dataset.why : null;
+  const loans = +(node.dataset.loans || 0);
+  if (loans) box.insertAdjacentHTML("beforeend", `<p class="z-loan">Choosing it now takes ${loans === 1 ? "a £10 loan" : `${loans} £10 loans`} (−7 VP each at the end unless repaid).</p>`);
+  if (why) box.insertAdjacentHTML("beforeend", `<p class="z-why"><b>Not now:</b> ${esc(why)}</p>`);
+  return box;
 }
 
 function borough(bkey, opts = {}) {
@@ -134,14 +175,16 @@ function borough(bkey, opts = {}) {
   const side = b.side === "north" ? "North of the Thames" : "South of the Thames";
   const text = `${b.name}: ${side}${b.river ? ", on the river" : ""}; costs £${b.cost}; draw ${b.draw}; +${b.prestige} prestige; ` +
     `${b.relief ? `−${b.relief} poverty; ` : ""}${b.text}`;
-  const attrs = interactive ? act(opts.k, opts.move, opts.why) + ' type="button"' : ` title="${esc(text)}"`;
-  return `<${tag} class="bt ${b.side}${opts.live ? " live" : ""}${opts.move ? " can" : ""}${opts.cls ? " " + opts.cls : ""}" data-borough="${esc(bkey)}"${attrs}>` +
+  const attrs = interactive ? act(opts.k, opts.move, opts.why) + ' type="button"' : "";
+  const loans = loansOf(opts.move);
+  return `<${tag} class="bt ${b.side}${opts.live ? " live" : ""}${opts.move ? (loans ? " loan" : " can") : ""}${opts.cls ? " " + opts.cls : ""}" data-borough="${esc(bkey)}"${attrs}>` +
     `<span aria-hidden="true" class="bt-in"><span class="bt-top"><i class="s cost">£${b.cost}</i><span class="bt-name">${esc(b.name)}</span></span>` +
     `<span class="bt-side">${b.side === "north" ? "North" : "South"}${b.river ? " · river" : ""}${opts.live ? ' · <b class="live-tag">live</b>' : ""}</span>` +
     `<span class="bt-gain"><i class="s draw" title="Draw ${b.draw}">+${b.draw}</i><i class="s now" title="+${b.prestige} prestige">${b.prestige}</i>` +
     `${b.relief ? `<i class="s pov" title="−${b.relief} poverty">−${b.relief}</i>` : ""}</span>` +
-    `${b.text ? `<span class="bt-text">${esc(b.text)}</span>` : ""}</span>` +
-    `<span class="sr">${esc(text)}${opts.live ? " (live: its ability works)" : ""}${opts.why ? ". Not now: " + esc(opts.why) : ""}</span></${tag}>`;
+    `${b.text ? `<span class="bt-text">${esc(b.text)}</span>` : ""}` +
+    `${loans ? `<span class="lc-note lc-loan">needs ${loans === 1 ? "a £10 loan" : `${loans} £10 loans`}</span>` : ""}</span>` +
+    `<span class="sr">${esc(text)}${opts.live ? " (live: its ability works)" : ""}${loans ? `. Needs ${plural(loans, "£10 loan")}` : ""}${opts.why ? ". Not now: " + esc(opts.why) : ""}</span></${tag}>`;
 }
 
 // -- reasons things are not playable ----------------------------------------------------------
@@ -155,62 +198,10 @@ function notYours() {
   return null;
 }
 
-function handWhy(ref, me) {
-  const v = S.ctx.view;
-  const cards = v.catalogue.cards;
-  const c = cards[ref.key];
-  const nope = notYours();
-  if (nope) return nope;
-  const pend = v.turn.pending ? cards[v.turn.pending.key] : null;
-  switch (v.step) {
-    case "start": return "Draw first: from the deck or a card on the development board";
-    case "draw_three": return "Draw Three: take cards from the deck or the development board";
-    case "scry_keep": case "scry_bottom": return "St Pancras: choose among the cards shown above";
-    case "action": return "Choose your action first";
-    case "develop": {
-      if (c.kind === "pauper") return "Paupers can never be developed";
-      const others = me.hand.filter((r) => r.id !== ref.id && cards[r.key].colour === c.colour && cards[r.key].kind !== "pauper");
-      if (!others.length && !v.turn.free_colour) return `Needs another ${c.colour} card in your hand to discard for its colour`;
-      return `Costs £${c.cost}: more than your money and the loans left can pay`;
-    }
-    case "develop_discard":
-      if (pend && v.turn.pending.id === ref.id) return "This is the card being developed";
-      if (c.kind === "pauper") return "Paupers cannot pay for a colour";
-      return `Not ${pend ? pend.colour : "the right colour"}: ${pend ? pend.name : "the card"} needs a ${pend ? pend.colour : ""} card discarded`;
-    case "develop_place": return `Now place ${pend ? pend.name : "the card"}: on a new stack or one of your stacks`;
-    case "buy": return "Buy Land: choose a borough in the market";
-    case "run": return "In a run, hand cards are discarded only when an activation asks for one";
-    case "hospital": return "Choose which card flips: the activated card or your Hospital";
-    case "end": return "Your action is done: end your turn";
-    default: return v.prompt ? v.prompt.text : "Not now";
-  }
-}
-
-function displayWhy(ref, face, isTop, me) {
-  const v = S.ctx.view;
-  const c = v.catalogue.cards[ref.key];
-  const nope = notYours();
-  if (nope) return nope;
-  if (v.step === "develop_place") return "Use the “Place here” button under a stack";
-  if (!["run", "hospital"].includes(v.step)) return "Cards in your display are activated during Run the City";
-  if (v.step === "hospital") return "Choose the activated card or your Hospital";
-  if (!isTop) return "Buried: only the top card of a stack can be activated";
-  if (!face) return "Face-down: it has flipped and can no longer be activated";
-  if (!c.activation) return c.ongoing ? `No activation — its ability works by itself: ${c.ongoing.text}` : "This card has no ability to activate";
-  if (v.turn.activated.includes(ref.id)) return "Already activated in this run";
-  if (c.activation.pay === "money" && me.money < c.activation.amount) return `Activating costs £${c.activation.amount}; you have £${me.money}`;
-  if (c.activation.pay === "discard" && me.hand_count === 0) return "Needs a card from your hand to discard";
-  return "Cannot be activated now";
-}
-
-function actionWhy(a, me) {
-  const nope = notYours();
-  if (nope) return nope;
-  const v = S.ctx.view;
-  if (v.step !== "action") return v.step === "start" ? "Draw your card first" : "You have already chosen this turn's action";
-  if (a === "develop") return "No card in your hand can be developed now: each needs its £ cost and another card of its colour to discard";
-  if (a === "buy_land") return `No borough in the market is within reach of your £${me.money} and the loans left`;
-  return "Not available now";
+/** What the step asks for instead, when a thing is simply not part of it. */
+function nowHint() {
+  const p = S.ctx.view.prompt;
+  return p ? `Now: ${p.text}` : "Not a choice now";
 }
 
 // -- sections --------------------------------------------------------------------------------
@@ -227,8 +218,7 @@ function statusSection(v) {
     `${v.over ? "" : ` · <span class="lon-step">${esc(STEPS[v.step] || v.step)}</span>`}</p>` +
     `<ol class="lon-phases" aria-label="Turn order">${phases}</ol>` +
     `<p class="lon-supply"><span title="Cards left in the city deck">Deck: <b>${v.deck.count}</b>${v.deck.era ? ` · era <b>${esc(v.deck.era)}</b>` : ""}</span>` +
-    `<span title="Loan tokens left in the box">Loans left: <b>${v.loan_supply}</b></span>` +
-    `<span title="Boroughs not yet in the market">Borough deck: <b>${v.borough_deck}</b></span></p>${endgame}</div>`;
+    `<span title="Loan tokens left in the box">Loans left: <b>${v.loan_supply}</b></span></p>${endgame}</div>`;
 }
 
 function nowSection(v, me) {
@@ -259,7 +249,7 @@ function nowSection(v, me) {
   else if (ctx.error && ctx.error.seq === ctx.seq) parts.push(`<p class="lon-refused" role="alert"><b>Refused:</b> ${esc(ctx.error.message)}</p>`);
   if (S.why && S.whySeq === ctx.seq) parts.push(`<p class="lon-why" role="status"><b>Not now:</b> ${esc(S.why)}</p>`);
   else parts.push(`<p class="lon-why" role="status" hidden></p>`);
-  return `<div class="lon-now${p ? " mine" : ""}">${parts.join("")}</div>`;
+  return `<div class="lon-now${p ? " mine" : ""}" data-prompt>${parts.join("")}</div>`;
 }
 
 function buttons(v, me) {
@@ -269,7 +259,7 @@ function buttons(v, me) {
   if (v.step === "action") {
     out.push(`<div class="lon-actions" role="group" aria-label="Choose your action">` + ACTIONS.map(([a, name, hint]) => {
       const m = findMove((x) => x.type === "choose_action" && x.action === a);
-      return b(`action-${a}`, m, `<b>${name}</b><small>${hint}</small>`, actionWhy(a, me), "big");
+      return b(`action-${a}`, m, `<b>${name}</b><small>${hint}</small>`, whyNot({ action: a }, nowHint()), "big");
     }).join("") + `</div>`);
   }
   const simple = [];
@@ -294,18 +284,15 @@ function buttons(v, me) {
   if (end) simple.push(b("end-turn", end, "End turn", null, "primary"));
   const loan = add("take_loan");
   const repay = add("repay_loan");
-  const loanWhy = v.loan_supply === 0 ? "No loan tokens are left in the box" : "Not available now";
-  let repayWhy = "Loans are repaid only at the very start of your turn, before drawing";
-  if (!me.loans) repayWhy = "You have no loans to repay";
-  else if (v.step === "start" && v.turn.repay_open && me.money < me.repay_cost) repayWhy = `Repaying costs £${me.repay_cost}; you have £${me.money}`;
+  const loanWhy = whyNot({ move: "take_loan" }, "Not available now");
+  const repayWhy = whyNot({ move: "repay_loan" }, me.loans ? "Loans are repaid at the very start of your turn, before drawing" : "You have no loans to repay");
   const money = [b("loan", loan, `Take a £${me.loan_amount} loan`, loanWhy, "quiet"),
     b("repay", repay, `Repay a loan (£${me.repay_cost})`, repayWhy, "quiet")];
   if (simple.length) out.push(`<div class="lon-simple" role="group" aria-label="Choices">${simple.join("")}</div>`);
-  out.push(`<div class="lon-money" role="group" aria-label="Loans">${money.join("")}</div>`);
   const n = v.prompt.choices.length;
-  out.push(`<details class="lon-all"><summary>Every legal choice as a list (${n})</summary><div class="lon-list">` +
-    v.prompt.choices.map((c, i) => `<button type="button" class="lon-btn can"${act(`list-${i}-${key(c.move)}`, c.move)}>${esc(c.label)}</button>`).join("") +
-    `</div></details>`);
+  out.push(`<div class="lon-footrow"><details class="lon-all"><summary>Every legal choice as a list (${n})</summary><div class="lon-list">` +
+    v.prompt.choices.map((c, i) => `<button type="button" class="lon-btn ${c.loans ? "loan" : "can"}"${act(`list-${i}-${moveKey(c.move)}`, c.move)}>${esc(c.label)}${c.loans ? ` <small>(needs ${plural(c.loans, "£10 loan")})</small>` : ""}</button>`).join("") +
+    `</div></details><div class="lon-money" role="group" aria-label="Loans">${money.join("")}</div></div>`);
   return out.join("");
 }
 
@@ -320,41 +307,39 @@ function handSection(v, me) {
   const summary = Object.entries(counts).map(([c, n]) => `${n} ${COLOURS[c].toLowerCase()}`).join(", ");
   const body = hand.length ? hand.map((r) => {
     const move = cardMove(["develop", "discard_for_colour", "pay", "discard"], r.id);
-    return card(r, { k: `hand-${r.id}`, move, why: move ? null : handWhy(r, me) });
+    return card(r, { k: `hand-${r.id}`, move, why: move ? null : whyNot({ card: r.id }, nowHint()) });
   }).join("") : `<p class="empty">Your hand is empty.</p>`;
   const idle = hand.some((r) => cardMove(["develop", "discard_for_colour", "pay", "discard"], r.id)) ? "" : " idle";
-  return `<section class="lon-hand" aria-labelledby="lon-hand-h"><h3 id="lon-hand-h">Your hand <small>${hand.length} of ${me.hand_limit} · ${esc(summary)}</small></h3>` +
+  return `<section class="lon-hand" aria-labelledby="lon-hand-h"><h2 id="lon-hand-h">Your hand <small>${hand.length} of ${me.hand_limit} · ${esc(summary)}</small></h2>` +
     `<div class="row cards${idle}">${body}</div></section>`;
 }
 
 function citySection(v, me) {
   const ctx = S.ctx;
   const seat = ctx.seat !== null && ctx.seat !== undefined;
-  const drawStep = ["start", "draw_three"].includes(v.step);
-  const boardWhy = notYours() || (drawStep ? "Not a choice now" : "Cards are taken from the board only when drawing: at the start of your turn or with Draw Three");
+  const boardWhy = notYours() || nowHint();
   const rows = v.board.rows.map((row, ri) => `<div class="slots" role="list" aria-label="${ri === 0 ? "Top row" : "Bottom row"}">` + row.map((r) => {
     if (!r) return `<div class="slot" role="listitem"><span class="sr">empty space</span></div>`;
     const move = seat ? findMove((m) => m.type === "draw" && m.from === "board" && m.card === r.id) : null;
-    return `<div class="slot" role="listitem">${card(r, seat ? { k: `board-${r.id}`, move, why: move ? null : boardWhy, cls: "mini" } : { cls: "mini" })}</div>`;
+    return `<div class="slot" role="listitem">${card(r, seat ? { k: `board-${r.id}`, move, why: move ? null : reasonFor(v, { card: r.id }) || boardWhy, cls: "mini" } : { cls: "mini" })}</div>`;
   }).join("") + `</div>`).join("");
   const deckMove = seat ? findMove((m) => m.type === "draw" && m.from === "deck") : null;
-  const deckWhy = notYours() || (v.deck.count === 0 ? "The city deck is empty" : "You draw from the deck only at the start of your turn or with Draw Three");
+  const deckWhy = notYours() || (v.deck.count === 0 ? "The city deck is empty" : nowHint());
   const deckInner = `<span class="deck-back" aria-hidden="true">❦</span><span class="deck-n"><b>${v.deck.count}</b> cards</span>` +
     `<span class="deck-era">${v.deck.era ? `era ${esc(v.deck.era)}` : "empty"}</span><span class="sr">The city deck: ${v.deck.count} cards${v.deck.era ? `, era ${esc(v.deck.era)} on top` : ""}</span>`;
   const anyDraw = findMove((m) => m.type === "draw");
   const deck = seat
     ? `<button type="button" class="deck${deckMove ? " can" : ""}${anyDraw ? "" : " idle"}${v.deck.count === 0 ? " empty" : ""}"${act("deck", deckMove, deckWhy)}>${deckInner}</button>`
     : `<div class="deck${v.deck.count === 0 ? " empty" : ""}">${deckInner}</div>`;
-  const buyWhyBase = notYours() || (v.step === "buy" ? null : "Boroughs are bought with the Buy Land action");
+  const buyWhyBase = notYours() || (v.step === "buy" ? null : nowHint());
   const market = v.market.length ? v.market.map((k) => {
     if (!seat) return borough(k);
     const move = findMove((m) => m.type === "buy" && m.borough === k);
-    const b = v.catalogue.boroughs[k];
-    return borough(k, { k: `buy-${k}`, move, why: move ? null : buyWhyBase || `Costs £${b.cost}: more than your £${me.money} and the loans left` });
+    return borough(k, { k: `buy-${k}`, move, why: move ? null : buyWhyBase || reasonFor(v, { borough: k }) || "Not within reach now" });
   }).join("") : `<p class="empty">The market is empty.</p>`;
-  return `<section class="lon-city" aria-label="The city"><div class="lon-boardwrap"><h3>The development board</h3>` +
+  return `<section class="lon-city" aria-label="The city"><div class="lon-boardwrap"><h2>The development board</h2>` +
     `<div class="lon-devboard">${deck}<div class="rows${anyDraw ? "" : " idle"}">${rows}</div></div></div>` +
-    `<div class="lon-marketwrap"><h3>The borough market <small>${plural(v.borough_deck, "borough")} to come</small></h3>` +
+    `<div class="lon-marketwrap"><h2>The borough market <small>${plural(v.borough_deck, "borough")} to come</small></h2>` +
     `<div class="row market${findMove((m) => m.type === "buy") ? "" : " idle"}">${market}</div></div></section>`;
 }
 
@@ -378,7 +363,7 @@ function playerSection(v, pl) {
     const note = used ? "activated" : st.built_this_turn ? "built this turn" : null;
     if (myTurn) {
       const move = cardMove(["activate", "flip"], top.id);
-      topHtml = card(top, { k: `disp-${top.id}`, move, why: move ? null : displayWhy(top, top.face_up, true, pl), faceDown: !top.face_up, cls: "mini", note });
+      topHtml = card(top, { k: `disp-${top.id}`, move, why: move ? null : whyNot({ card: top.id }, nowHint()), faceDown: !top.face_up, cls: "mini", note });
     } else topHtml = card(top, { faceDown: !top.face_up, cls: "mini", note });
     // a Hospital's flip choice may name a buried card? only tops flip; keep it simple
     let place = "";
@@ -406,9 +391,9 @@ function playerSection(v, pl) {
     return b.live ? borough(b.key, { live: true }) : `<div class="bt under" title="${esc(v.catalogue.boroughs[b.key].name)} (not live: covered)">${esc(v.catalogue.boroughs[b.key].name)}</div>`;
   }).join("");
   const stat = (label, value, title, cls = "") => `<span class="stat ${cls}" title="${esc(title)}"><small>${label}</small><b>${value}</b></span>`;
-  return `<section class="lon-player${mine ? " me" : ""}${current ? " current" : ""}" aria-label="${esc(name)}${mine ? " (you)" : ""}">` +
-    `<header><h3><span class="seatno">${pl.seat + 1}</span> ${esc(name)}${mine ? " <small>(you)</small>" : ""}` +
-    `${current ? ' <span class="to-play">to play</span>' : ""}</h3>` +
+  return `<section class="lon-player${mine ? " me" : ""}${current ? " current" : ""}" data-seat="${pl.seat}" aria-label="${esc(name)}${mine ? " (you)" : ""}">` +
+    `<header><h2><span class="seatno">${pl.seat + 1}</span> ${esc(name)}${mine ? " <small>(you)</small>" : ""}` +
+    `${current ? ' <span class="to-play">to play</span>' : ""}</h2>` +
     `<div class="stats">` +
     stat("Money", `£${pl.money}`, "Money", "money") +
     stat("Loans", pl.loans ? `${pl.loans} × £10` : "none", `${plural(pl.loans, "loan")}: −7 VP each if unpaid at the end`, pl.loans ? "warn" : "") +
@@ -417,9 +402,9 @@ function playerSection(v, pl) {
     stat("Hand", `${pl.hand_count}/${pl.hand_limit}`, "Cards in hand / hand limit") +
     stat("Run costs", `+${pl.run_poverty}`, "Poverty a Run the City would cost now") +
     `</div></header>` +
-    `<div class="pl-body"><div class="pl-display"><h4>Display <small>${plural(pl.stacks.length, "stack")}</small></h4>` +
+    `<div class="pl-body"><div class="pl-display"><h3>Display <small>${plural(pl.stacks.length, "stack")}</small></h3>` +
     (stacks.length ? `<ol class="stacks${findMove((m) => m.type === "activate" || m.type === "flip") ? "" : " idle"}">${stacks.join("")}</ol>` : `<p class="empty">No cards developed yet.</p>`) + `</div>` +
-    `<div class="pl-boroughs"><h4>Boroughs <small>${pl.boroughs.length}${live ? " · top one live" : ""}</small></h4>` +
+    `<div class="pl-boroughs"><h3>Boroughs <small>${pl.boroughs.length}${live ? " · top one live" : ""}</small></h3>` +
     (bs ? `<div class="bpile">${bs}</div>` : `<p class="empty">None yet.</p>`) + `</div></div></section>`;
 }
 
@@ -444,23 +429,23 @@ function finalSection(v) {
       case 3: return s.loans ? `${plural(s.loans, "loan")} repaid (£${s.money_spent})` : "none";
       case 4: return `£${s.money} left`;
       case 5: return s.loans ? plural(s.loans, "loan") + " unpaid" : "none";
-      case 6: return `${s.poverty_before} − ${s.subtracted} = ${s.poverty_after}`;
+      case 6: return `${s.poverty_before} − ${s.subtracted} = ${signed(s.poverty_after)}`;
       case 7: return `${s.poverty} poverty`;
       default: return "";
     }
   };
   const rows = [];
-  rows.push(`<tr><th scope="row">Prestige scored during play</th>${sc.map((s) => `<td><b>${s.prestige_in_play}</b></td>`).join("")}</tr>`);
+  rows.push(`<tr><th scope="row">Prestige scored during play</th>${sc.map((s) => `<td><b>${signed(s.prestige_in_play)}</b></td>`).join("")}</tr>`);
   for (let i = 0; i < 7; i++) {
     const label = sc[0].steps[i].label;
     rows.push(`<tr><th scope="row"><span class="stepno">${i + 1}</span> ${esc(label)}</th>` + sc.map((s) => {
       const st = s.steps[i];
-      const vp = st.vp ? `<b>${st.vp > 0 ? "+" : ""}${st.vp}</b>` : `<b class="zero">0</b>`;
+      const vp = st.vp ? `<b>${signed(st.vp, true)}</b>` : `<b class="zero">0</b>`;
       const note = stepLine(st);
       return `<td>${vp}${note ? `<small>${esc(note)}</small>` : ""}</td>`;
     }).join("") + `</tr>`);
   }
-  rows.push(`<tr class="total"><th scope="row">Total VP</th>${sc.map((s) => `<td><b>${s.total}</b></td>`).join("")}</tr>`);
+  rows.push(`<tr class="total"><th scope="row">Total VP</th>${sc.map((s) => `<td><b>${signed(s.total)}</b></td>`).join("")}</tr>`);
   rows.push(`<tr class="tb"><th scope="row">Poverty left · boroughs · best card</th>${sc.map((s) => `<td><small>${s.poverty} · ${s.boroughs} · ${s.best_card}★</small></td>`).join("")}</tr>`);
   const tb = r.details.tiebreak;
   let tie = "";
@@ -483,7 +468,7 @@ function finalSection(v) {
 
 // -- drawing ---------------------------------------------------------------------------------
 
-const ORDER = ["final", "status", "now", "hand", "mine", "city", "players"];
+const ORDER = ["final", "status", "now", "city", "hand", "mine", "players"];
 
 function setup(root) {
   S.root = root;
@@ -497,6 +482,7 @@ function setup(root) {
     S.sections[name] = { el: div, html: null };
   }
   root.addEventListener("click", onClick);
+  attachZoom(root, ".lc, .bt[data-borough]", zoomCard);
 }
 
 function patch(name, html) {
@@ -513,9 +499,9 @@ export function render(root, ctx) {
   const v = ctx.view;
   if (!v) return;
   if (!ctx.pending) S.sent = null;
-  S.moves = new Map(ctx.moves.map((m) => [key(m), m]));
+  S.moves = new Moves(ctx);
   const me = ctx.seat !== null && ctx.seat !== undefined ? v.players[ctx.seat] : null;
-  const focused = document.activeElement && root.contains(document.activeElement) ? document.activeElement.dataset.k : null;
+  const focused = focusedKey(root);
 
   patch("final", finalSection(v));
   patch("status", statusSection(v));
@@ -535,12 +521,43 @@ export function render(root, ctx) {
     const n = root.querySelector(`[data-k="${CSS.escape(S.sent)}"]`);
     if (n) n.classList.add("sending");
   }
-  if (focused) {
-    const n = root.querySelector(`[data-k="${CSS.escape(focused)}"]`);
-    if (n && n !== document.activeElement) n.focus({ preventScroll: true });
-  }
+  restoreFocus(root, focused);
+  // what the last move put down (a developed card, a bought borough, a refilled board) glows
+  markFresh(root, ".lon-player [data-card], .lon-player .bt[data-borough], .lon-city .slot [data-card]",
+    (n) => `${n.closest("[data-seat]") ? n.closest("[data-seat]").dataset.seat : "city"}:${n.dataset.card || n.dataset.borough}`);
+  // a new decision of mine that lies off-screen (a phone, after a tap far below) comes into view
+  const step = v.prompt ? `${ctx.seq}` : null;
+  if (step && S.lastStep !== null && S.lastStep !== step && !ctx.pending) keepInView(S.sections.now.el);
+  S.lastStep = step;
   if (v.endgame.triggered && !S.endgameSeen) S.endgameSeen = true;
 }
+
+/** The lines this game adds to each player's panel beside the board. */
+export function panel(view, seat) {
+  const pl = view.players && view.players[seat];
+  if (!pl) return [];
+  return [
+    { label: "£", value: `${pl.money}`, title: "Money" },
+    { label: "Loans", value: pl.loans ? `${pl.loans}` : "0", title: `${plural(pl.loans, "loan")}: −7 VP each if unpaid at the end`, warn: pl.loans > 0 },
+    { label: "Poverty", value: `${pl.poverty}`, title: "Poverty", warn: pl.poverty >= 5 },
+    { label: "Prestige", value: `${pl.prestige}`, title: "Prestige scored so far" },
+    { label: "Hand", value: `${pl.hand_count}/${pl.hand_limit}`, title: "Cards in hand / hand limit" },
+    { label: "Stacks", value: `${pl.stacks.length}`, title: "Stacks in the display" },
+    { label: "Boroughs", value: `${pl.boroughs.length}`, title: "Boroughs owned" },
+  ];
+}
+panel.more = (view, seat) => {
+  const pl = view.players && view.players[seat];
+  if (!pl || !pl.stacks.length || !view.catalogue) return null;
+  const p = document.createElement("p");
+  p.className = "seat-more";
+  p.textContent = "Display: " + pl.stacks.map((st) => {
+    const top = st.cards[st.cards.length - 1];
+    const c = view.catalogue.cards[top.key];
+    return `${c.name}${top.face_up ? "" : " (face-down)"}`;
+  }).join(", ");
+  return p;
+};
 
 function onClick(e) {
   const t = e.target.closest("[data-move],[data-why]");
@@ -554,8 +571,26 @@ function onClick(e) {
     S.sections.now.html = null;
     return;
   }
-  const move = S.moves.get(t.dataset.move);
+  const move = S.moves.byKey.get(t.dataset.move);
   if (!move || ctx.pending) return;
+  const loans = loansOf(move);
+  if (loans) {
+    const choice = S.moves.choice(move);
+    const me = ctx.view.players[ctx.seat];
+    const what = loans === 1 ? "a £10 loan" : `${loans} £10 loans`;
+    confirmMove({
+      title: `This takes ${what}`,
+      text: `${choice ? choice.label : "This move"}: you have £${me.money}, so it takes ${what}. ` +
+        `Each loan costs 7 VP at the end of the game unless you repay it (£15 at the start of a turn).`,
+      yes: `Take ${what} and do it`, no: "Cancel",
+    }).then((ok) => { if (ok && S.ctx === ctx && !ctx.pending) sendFrom(t, move); });
+    return;
+  }
+  sendFrom(t, move);
+}
+
+function sendFrom(t, move) {
+  const ctx = S.ctx;
   S.why = null;
   S.sent = t.dataset.k;
   S.sentSeq = ctx.seq;
@@ -563,6 +598,6 @@ function onClick(e) {
   t.classList.add("sending");
   S.root.classList.add("lon-waiting");
   const line = S.root.querySelector(".lon-why");
-  if (line) { line.hidden = false; line.className = "lon-why lon-sending"; line.innerHTML = '<span class="dot" aria-hidden="true"></span> Sending your move…'; }
+  if (line && line.isConnected) { line.hidden = false; line.className = "lon-why lon-sending"; line.innerHTML = '<span class="dot" aria-hidden="true"></span> Sending your move…'; }
   S.sections.now.html = null;
 }

@@ -1,0 +1,226 @@
+// The shared client kit every game's renderer stands on: building elements, matching a clicked
+// thing to a listed move by its canonical key, choice buttons, the reason for a disabled thing
+// (always the server's words), confirmation for costly moves, card zoom on hover and long-press,
+// the last move's highlight, and keeping the focus in the prompt when a control goes away.
+
+const SVGNS = "http://www.w3.org/2000/svg";
+
+// -- building ------------------------------------------------------------------------------
+
+function setAttrs(node, attrs) {
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v === false || v == null) continue;
+    if (k === "class") node.setAttribute("class", v);
+    else if (k === "text") node.textContent = v;
+    else if (k.startsWith("on") && typeof v === "function") node.addEventListener(k.slice(2), v);
+    else node.setAttribute(k, v === true ? "" : String(v));
+  }
+}
+
+function build(node, attrs, children) {
+  setAttrs(node, attrs);
+  for (const c of children.flat(Infinity)) if (c != null && c !== false) node.append(c);
+  return node;
+}
+
+/** An HTML element: el("button", {class: "x", onclick: f}, "label", child…). */
+export const el = (tag, attrs = {}, ...children) => build(document.createElement(tag), attrs, children);
+/** An SVG element, the same way. */
+export const svg = (tag, attrs = {}, ...children) => build(document.createElementNS(SVGNS, tag), attrs, children);
+
+const ESC = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
+/** Text made safe for an HTML string. */
+export const esc = (s) => String(s ?? "").replace(/[&<>"']/g, (c) => ESC[c]);
+
+/** "1 card", "3 cards". */
+export const plural = (n, one, many = one + "s") => `${n} ${n === 1 ? one : many}`;
+
+/** A number with a real minus sign: "−7", and "+3" when asked. */
+export const signed = (n, plus = false) => (n < 0 ? `−${-n}` : plus && n > 0 ? `+${n}` : String(n));
+
+// -- moves ---------------------------------------------------------------------------------
+
+function canonical(v) {
+  if (Array.isArray(v)) return v.map(canonical);
+  if (v && typeof v === "object") {
+    const out = {};
+    for (const k of Object.keys(v).sort()) out[k] = canonical(v[k]);
+    return out;
+  }
+  return v;
+}
+
+/** The canonical key of a move: the same move always gives the same string. */
+export const moveKey = (m) => JSON.stringify(canonical(m));
+
+/** The moves this seat may make now, looked up by canonical key, with the prompt's choices. */
+export class Moves {
+  constructor(ctx) {
+    this.ctx = ctx;
+    this.byKey = new Map((ctx.moves || []).map((m) => [moveKey(m), m]));
+    const p = ctx.view && ctx.view.prompt;
+    this.choices = new Map(((p && p.choices) || []).map((c) => [moveKey(c.move), c]));
+  }
+  /** The listed move equal to `want` (whatever the order of its keys), or null. */
+  find(want) { return this.byKey.get(moveKey(want)) || null; }
+  /** The first listed move for which pred(move) holds, or null. */
+  first(pred) { for (const m of this.byKey.values()) if (pred(m)) return m; return null; }
+  /** The prompt's choice (label, loans…) for a listed move, or null. */
+  choice(move) { return move ? this.choices.get(moveKey(move)) || null : null; }
+  get size() { return this.byKey.size; }
+}
+
+/** The server's reason a thing cannot be chosen now (prompt.unavailable), or null. */
+export function reasonFor(view, match) {
+  const list = (view && view.prompt && view.prompt.unavailable) || [];
+  const hit = list.find((u) => Object.entries(match).every(([k, v]) => u[k] === v));
+  return hit ? hit.reason : null;
+}
+
+/** A choice button: exactly one listed move, its label from the server unless given. */
+export function choiceButton(choice, send, attrs = {}) {
+  return el("button", { type: "button", class: "choice", "data-move": moveKey(choice.move), ...attrs,
+    onclick: () => send(choice.move) }, attrs.text ? null : choice.label);
+}
+
+// -- confirmation ----------------------------------------------------------------------------
+
+/** Asks before a costly move: resolves true when the player confirms. */
+export function confirmMove({ title, text, yes = "Yes, do it", no = "Cancel" }) {
+  return new Promise((resolve) => {
+    const back = document.activeElement;
+    const yesB = el("button", { type: "button", class: "primary", "data-act": "confirm-yes" }, yes);
+    const noB = el("button", { type: "button", "data-act": "confirm-no" }, no);
+    const dialog = el("dialog", { class: "kit-confirm", "aria-labelledby": "kit-confirm-h", "aria-describedby": "kit-confirm-t" },
+      el("h2", { id: "kit-confirm-h", text: title }), el("p", { id: "kit-confirm-t", text }),
+      el("div", { class: "kit-confirm-buttons" }, yesB, noB));
+    const done = (ok) => {
+      dialog.close();
+      dialog.remove();
+      if (back && back.isConnected) back.focus({ preventScroll: true });
+      resolve(ok);
+    };
+    yesB.addEventListener("click", () => done(true));
+    noB.addEventListener("click", () => done(false));
+    dialog.addEventListener("cancel", (e) => { e.preventDefault(); done(false); });
+    document.body.append(dialog);
+    dialog.showModal();
+    noB.focus();
+  });
+}
+
+// -- card zoom -------------------------------------------------------------------------------
+
+let zoomBox = null;
+let zoomTimer = null;
+let pressed = null;
+
+function hideZoom() {
+  clearTimeout(zoomTimer);
+  if (zoomBox) zoomBox.hidden = true;
+}
+
+function showZoom(target, describe) {
+  const content = describe(target);
+  if (!content) return;
+  if (!zoomBox) {
+    zoomBox = el("div", { class: "kit-zoom", role: "tooltip", id: "kit-zoom" });
+    document.body.append(zoomBox);
+    zoomBox.addEventListener("click", hideZoom);
+  }
+  zoomBox.replaceChildren(content);
+  zoomBox.hidden = false;
+  const r = target.getBoundingClientRect();
+  const w = zoomBox.offsetWidth; const h = zoomBox.offsetHeight;
+  const vw = document.documentElement.clientWidth; const vh = window.innerHeight;
+  let x = r.right + 10;
+  if (x + w > vw - 6) x = r.left - w - 10;
+  if (x < 6) x = Math.max(6, Math.min(vw - w - 6, r.left + r.width / 2 - w / 2));
+  let y = Math.min(Math.max(6, r.top), vh - h - 6);
+  if (x < r.right && x + w > r.left && pressed) y = r.top > h + 16 ? r.top - h - 10 : Math.min(vh - h - 6, r.bottom + 10);
+  zoomBox.style.left = `${Math.round(x)}px`;
+  zoomBox.style.top = `${Math.round(Math.max(6, y))}px`;
+}
+
+/** Shows `describe(el)` (a node: the full card) beside any `selector` under root on hover,
+ *  and on a long press on a touch screen (the press then does not click). */
+export function attachZoom(root, selector, describe) {
+  if (root.dataset.zoom) return;
+  root.dataset.zoom = "1";
+  root.addEventListener("pointerover", (e) => {
+    if (e.pointerType === "touch") return;
+    const t = e.target.closest(selector);
+    if (!t || !root.contains(t)) return;
+    clearTimeout(zoomTimer);
+    zoomTimer = setTimeout(() => showZoom(t, describe), 350);
+  });
+  root.addEventListener("pointerout", (e) => {
+    const t = e.target.closest(selector);
+    if (t && !(e.relatedTarget && t.contains(e.relatedTarget))) hideZoom();
+  });
+  root.addEventListener("pointerdown", (e) => {
+    if (e.pointerType !== "touch") return;
+    const t = e.target.closest(selector);
+    if (!t) return;
+    pressed = { t, long: false };
+    clearTimeout(zoomTimer);
+    zoomTimer = setTimeout(() => { if (pressed) { pressed.long = true; showZoom(t, describe); } }, 450);
+  });
+  const release = () => { if (pressed && !pressed.long) clearTimeout(zoomTimer); };
+  root.addEventListener("pointerup", release);
+  root.addEventListener("pointercancel", () => { release(); pressed = null; });
+  root.addEventListener("contextmenu", (e) => { if (pressed && pressed.long) e.preventDefault(); });
+  // a long press shows the card and is not a click
+  root.addEventListener("click", (e) => {
+    if (pressed && pressed.long) { e.stopPropagation(); e.preventDefault(); }
+    pressed = null;
+  }, true);
+  document.addEventListener("keydown", (e) => { if (e.key === "Escape") hideZoom(); });
+  window.addEventListener("scroll", hideZoom, { passive: true });
+}
+
+// -- what just happened ------------------------------------------------------------------------
+
+const seen = new WeakMap();
+
+/** Marks the things under root (matching selector, named by keyOf) that were not there at the
+ *  previous call: the cards and boroughs the last move put down glow for a few seconds. */
+export function markFresh(root, selector, keyOf, ms = 4000) {
+  const now = new Set();
+  const nodes = [...root.querySelectorAll(selector)];
+  for (const n of nodes) now.add(keyOf(n));
+  const before = seen.get(root);
+  seen.set(root, now);
+  if (!before) return;
+  for (const n of nodes) {
+    if (before.has(keyOf(n))) continue;
+    n.classList.add("kit-fresh");
+    setTimeout(() => n.classList.remove("kit-fresh"), ms);
+  }
+}
+
+// -- focus -----------------------------------------------------------------------------------
+
+/** Remembers which control (by its `attr`) has the focus, before a redraw. */
+export function focusedKey(root, attr = "data-k") {
+  const a = document.activeElement;
+  return a && root.contains(a) ? a.getAttribute(attr) : null;
+}
+
+/** After a redraw: the same control again, or, when it is gone, the first control of the prompt
+ *  (never the page's body). */
+export function restoreFocus(root, key, attr = "data-k", fallback = "[data-prompt] button:not(:disabled), [data-prompt] [tabindex]") {
+  if (key == null) return;
+  const same = root.querySelector(`[${attr}="${CSS.escape(key)}"]`);
+  if (same) { if (same !== document.activeElement) same.focus({ preventScroll: true }); return; }
+  if (document.activeElement && document.activeElement !== document.body && root.contains(document.activeElement)) return;
+  const next = root.querySelector(fallback) || root.querySelector("button:not(:disabled), [tabindex='0']");
+  if (next) next.focus({ preventScroll: true });
+}
+
+/** Brings the decision into view when it is off-screen (a phone after a tap far below). */
+export function keepInView(node) {
+  if (!node) return;
+  const r = node.getBoundingClientRect();
+  if (r.top < 0 || r.top > window.innerHeight - 60) node.scrollIntoView({ block: "start", behavior: "smooth" });
+}
