@@ -3,6 +3,7 @@ the property test over random illegal moves."""
 
 from __future__ import annotations
 
+import base64
 import json
 import random
 import re
@@ -160,31 +161,101 @@ UNIVERSE = _universe()
 @pytest.mark.parametrize("seats", [2, 3, 4])
 def test_a_move_is_accepted_exactly_when_listed_and_refusals_change_nothing(seats):
     rng = random.Random(seats)
+    tried = refused = 0
     for game in range(6):
         s = ENGINE.new_game(seats, 1000 + game, {})
         prng = random.Random(game)
+        n = 0
         while not s.over:
             (seat,) = ENGINE.to_act(s)
             legal = ENGINE.legal_moves(s, seat)
-            if prng.random() < 0.15:
+            if n % 7 == 0:
                 before = ENGINE.encode(s)
                 for move in [*rng.sample(UNIVERSE, 25), rng.choice(legal)]:
                     who = seat if rng.random() < 0.85 else rng.randrange(seats)
-                    listed = move in ENGINE.legal_moves(s, who)
+                    listed = strictly_in(move, ENGINE.legal_moves(s, who))
                     assert ENGINE.is_legal(s, who, move) == listed, (move, s.turn.step)
+                    tried += 1
                     if listed:
                         continue
                     with pytest.raises(IllegalMove) as info:
                         ENGINE.play(s, who, move)
+                    refused += 1
                     err = info.value
-                    assert err.message and (err.rule or err.code != "illegal_move")
-                    if err.code == "illegal_move":
-                        assert err.rule and err.rule.startswith("London rule ")
+                    assert err.message
+                    assert err.code in ("illegal_move", "malformed_move", "unknown_move", "not_your_turn")
+                    assert err.code != "illegal_move" or err.rule.startswith("London rule "), err.rule
                     assert ENGINE.encode(s) == before
             ENGINE.play(s, seat, random_move(legal, prng))
+            n += 1
+    assert tried > 2000 and refused > 1000, (tried, refused)
+
+
+def strictly_in(move, moves) -> bool:
+    """``move in moves`` where a value's type counts too (in Python ``False == 0`` and ``7.0 == 7``)."""
+    key = json.dumps(move, sort_keys=True)
+    return any(json.dumps(m, sort_keys=True) == key for m in moves)
+
+
+def _mutations(move, seat, seats, elsewhere):
+    """Moves near ``move``: an extra field, each field missing, each field of a wrong type or out
+    of range, the keys in another order, and moves listed at other steps (``elsewhere``)."""
+    out = [{**move, "extra": 1}, {**move, "type": move["type"] + "x"}, dict(reversed(move.items()))]
+    for key, value in move.items():
+        if key == "type":
+            continue
+        out.append({k: v for k, v in move.items() if k != key})
+        for bad in (True, False, None, "7", 7.0, [value], {"v": value}, -1, 2**31, -(2**31), 2**63, 10**100):
+            out.append({**move, key: bad})
+    return [(m, seat) for m in out] + [(m, (seat + 1) % seats) for m in (move,)] + [(m, seat) for m in elsewhere]
+
+
+@pytest.mark.parametrize("seats", [2, 4])
+def test_mutated_moves_are_listed_or_refused_with_illegal_move_and_nothing_else(seats):
+    rng = random.Random(50 + seats)
+    s = ENGINE.new_game(seats, 50 + seats, {})
+    seen: list[dict] = []  # moves listed at earlier steps
+    tried = 0
+    while not s.over:
+        (seat,) = ENGINE.to_act(s)
+        legal = ENGINE.legal_moves(s, seat)
+        before = ENGINE.encode(s)
+        for move in legal[:6]:
+            for m, who in _mutations(move, seat, seats, rng.sample(seen, min(4, len(seen)))):
+                listed = strictly_in(m, ENGINE.legal_moves(s, who))
+                copy = ENGINE.decode(before)
+                try:
+                    ENGINE.play(copy, who, m)
+                except IllegalMove:
+                    assert not listed, (m, who, s.turn.step)
+                    assert ENGINE.encode(copy) == before
+                else:
+                    assert listed, (m, who, s.turn.step)
+                    assert ENGINE.canonical(m) in ENGINE.legal_moves(s, who)
+                    assert list(ENGINE.canonical(m)) == list(next(x for x in ENGINE.legal_moves(s, who) if x == m))
+                tried += 1
+        seen.extend(legal[:3])
+        seen = seen[-60:]
+        ENGINE.play(s, seat, random_move(legal, rng))
+    assert tried > 10000
 
 
 # -- hidden information --------------------------------------------------------------------------
+
+
+def encodings(number: int) -> list[str]:
+    """The ways a number could leak into a text: decimal, hex, and base64 of its bytes."""
+    out = [str(number), format(number, "x"), format(number, "X"), format(number, "#x")]
+    for size in {(number.bit_length() + 7) // 8, 16}:
+        for order in ("big", "little"):
+            raw = number.to_bytes(size, order)
+            out += [base64.b64encode(raw).decode().rstrip("="),
+                    base64.urlsafe_b64encode(raw).decode().rstrip("=")]
+    return out
+
+
+def test_encodings_of_a_number_cover_decimal_hex_and_base64():
+    assert {"255", "ff", "FF", "0xff", "/w"} <= set(encodings(255))
 
 
 def test_views_never_show_other_hands_the_deck_order_or_the_seed():
@@ -192,7 +263,7 @@ def test_views_never_show_other_hands_the_deck_order_or_the_seed():
     for seat in (None, 0, 1, 2):
         v = ENGINE.view(s, seat)
         text = json.dumps(v)
-        assert "987654321" not in text
+        assert not [e for e in encodings(987654321) if e in text]
         ids = visible_ids(v)
         for other in range(3):
             if other != seat:
@@ -205,6 +276,28 @@ def test_views_never_show_other_hands_the_deck_order_or_the_seed():
     own = ENGINE.view(s, 0)
     assert [c["id"] for c in own["players"][0]["hand"]] == s.players[0].hand
     assert own["prompt"]["text"].startswith("Start of your turn.")
+
+
+@pytest.mark.parametrize("version", [1, 2])
+def test_no_view_static_data_or_log_line_holds_the_seed_or_the_generator_in_any_encoding(version):
+    seed = 0x5EED_C0DE_1234_5678_9ABC_DEF0_0FED_CBA9
+    s = ENGINE.new_game(3, seed, {}, rules_version=version)
+    secrets = encodings(seed)
+    if s.rng is not None:
+        secrets += [*encodings(s.rng.state), s.rng.encode()]
+    rng = random.Random(4)
+    texts = [json.dumps(ENGINE.static_view(s))]
+    n = 0
+    while not s.over:
+        (seat,) = ENGINE.to_act(s)
+        events = ENGINE.play(s, seat, random_move(ENGINE.legal_moves(s, seat), rng))
+        texts += [e.for_seat(viewer) for e in events for viewer in (None, 0, 1, 2)]
+        if n % 5 == 0:
+            texts += [json.dumps(v) for v in ENGINE.views(s, [None, 0, 1, 2]).values()]
+        n += 1
+    texts += [json.dumps(v) for v in ENGINE.views(s, [None, 0, 1, 2]).values()]
+    blob = "\n".join(texts)
+    assert n > 100 and not [x for x in secrets if x in blob]
 
 
 def test_random_games_keep_every_view_free_of_hidden_cards():
@@ -337,3 +430,90 @@ def test_command_line_runner_prints_log_and_scores():
     out = subprocess.run([sys.executable, "-m", "engines.london", "--seats", "3", "--seed", "4"],
                          capture_output=True, text=True, check=True, cwd=HERE.parents[2]).stdout
     assert "Final scores" in out and re.search(r"Winner", out)
+
+
+# -- the prompt: loans per choice, cards that cannot be chosen --------------------------------
+
+
+def _choice(v, move):
+    return next(c for c in v["prompt"]["choices"] if c["move"] == move)
+
+
+def test_a_choice_that_takes_loans_says_how_many(table):
+    t = table()
+    gallery, _partner, hosp, _royal = t.hand(0, "national_gallery", "dulwich_picture_gallery",
+                                           "hospital", "royal_society")
+    s = t.ready(step="develop", action="develop")
+    s.players[0].money = 2
+    cost = CARDS[gallery].cost
+    v = ENGINE.view(s, 0)
+    assert _choice(v, {"type": "take_loan"}) == {"move": {"type": "take_loan"}, "label": "Take a £10 loan",
+                                                 "loans": 1}
+    assert _choice(v, {"type": "develop", "card": gallery})["loans"] == -(-(cost - 2) // 10)
+    assert "loans" not in _choice(v, {"type": "develop", "card": hosp})  # £2 in hand pays £2...
+    s.players[0].money = 1
+    v = ENGINE.view(s, 0)
+    assert _choice(v, {"type": "develop", "card": hosp})["loans"] == 1  # ...£1 takes a loan
+    s.players[0].money = cost + 11
+    assert all("loans" not in c for c in ENGINE.view(s, 0)["prompt"]["choices"]
+               if c["move"]["type"] != "take_loan")
+    t2 = table()
+    t2.boroughs(0, "city")  # £12 loans: a £13 shortfall takes two
+    s2 = t2.ready(step="buy", action="buy_land")
+    s2.players[0].money = 0
+    v2 = ENGINE.view(s2, 0)
+    for c in v2["prompt"]["choices"]:
+        if c["move"]["type"] == "buy":
+            price = BOROUGHS[c["move"]["borough"]].cost
+            assert c.get("loans", 0) == -(-price // 12), c
+    t3 = table()
+    (zoo,) = t3.stack(0, "london_zoo")
+    s3 = t3.ready(step="run", action="run_city")
+    s3.players[0].money = 0
+    assert _choice(ENGINE.view(s3, 0), {"type": "activate", "card": zoo})["loans"] == 1
+    for seat_view in (ENGINE.view(s3, None), ENGINE.view(s3, 1)):
+        assert seat_view["prompt"] is None
+
+
+def test_the_prompt_names_the_cards_that_cannot_be_chosen_and_why(table):
+    t = table()
+    hosp, shops, pauper, gallery = t.hand(0, "hospital", "shops", "pauper_a", "houses_of_parliament")
+    t.boroughs(0, "islington")  # £1 off every development
+    s = t.ready(step="develop", action="develop")
+    s.players[0].money, s.loan_supply = 2, 0
+    v = ENGINE.view(s, 0)
+    why = {u["card"]: u["reason"] for u in v["prompt"]["unavailable"]}
+    assert set(why) == {hosp, shops, pauper, gallery}
+    assert why[hosp] == ("You cannot develop Hospital: it needs a blue card discarded and your hand has "
+                         "none (paupers do not count); it would cost £1 (£2 less £1 off) "
+                         "(London rule 4: Develop)")
+    assert why[pauper] == "You cannot develop a Pauper: paupers can never be placed (London rule 4: Develop)"
+    gcost = CARDS[gallery].cost
+    assert why[shops].endswith("your hand has none (paupers do not count); it would cost £0 "
+                               "(London rule 4: Develop)")
+    assert why[gallery] == (f"You cannot develop Houses of Parliament: it costs £{gcost - 1} (£{gcost} less £1 "
+                            f"off), you have £2 and the loans left cannot cover it (London rule 4: Develop)")
+    listed = {c["move"].get("card") for c in v["prompt"]["choices"]}
+    assert not listed & set(why)
+
+
+def test_unavailable_cards_while_paying_a_colour_and_in_a_run(table, do):
+    t = table()
+    vint, brew, hosp, pauper = t.hand(0, "vintners", "brewery", "hospital", "pauper_a")
+    low, top = t.stack(0, "shops", "royal_observatory")
+    (down,) = t.stack(0, "coffee_house", facedown=("coffee_house",))
+    s = t.ready(step="develop", action="develop")
+    do(s, 0, {"type": "develop", "card": vint})
+    why = {u["card"]: u["reason"] for u in ENGINE.view(s, 0)["prompt"]["unavailable"]}
+    assert set(why) == {hosp, pauper}
+    assert why[hosp] == ("Hospital is blue; developing Vintners needs a brown card discarded "
+                         "(London rule 4: Develop)")
+    do(s, 0, {"type": "discard_for_colour", "card": brew}, {"type": "place", "stack": "new"})
+    s.turn.step, s.turn.action = "run", "run_city"
+    why = {u["card"]: u["reason"] for u in ENGINE.view(s, 0)["prompt"]["unavailable"]}
+    assert why[low].startswith("You cannot activate Shops: only the top card of one of your stacks")
+    assert why[down] == ("You cannot activate Coffee House: it is face-down (⤵ flipped) "
+                         "(London rule 6: Run the City)")
+    assert top not in why and vint not in why
+    assert all(u["reason"].endswith(")") and "London rule" in u["reason"]
+               for u in ENGINE.view(s, 0)["prompt"]["unavailable"])

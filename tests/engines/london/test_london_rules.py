@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from engines.london import ENGINE
 from engines.london.components import CARDS
+from engines.london.rules import develop_cost
 from engines.london.scoring import poverty_penalty, score
 
 # -- symbols legend ---------------------------------------------------------------------
@@ -135,6 +136,28 @@ def test_rule_2_must_draw_one_card_from_the_deck_before_acting(table, do, refuse
     assert s.players[0].hand == [top] and s.turn.step == "action"
 
 
+def test_rule_2_an_action_before_drawing_is_refused_under_rule_2(table, refuse):
+    t = table()
+    t.hand(0, "vintners", "vintners")
+    s = t.ready()
+    for move in ({"type": "choose_action", "action": "develop"}, {"type": "develop", "card": s.players[0].hand[0]},
+                 {"type": "end_turn"}, {"type": "discard", "card": s.players[0].hand[0]}):
+        err = refuse(s, 0, move)
+        assert err.rule == "London rule 2: Start of turn", move
+        assert err.message.endswith("you are at the start of your turn (repay loans, then draw); the start "
+                                    "of the turn (repay loans, then draw) comes before anything else")
+
+
+def test_rule_2_only_one_card_is_drawn_at_the_start_of_the_turn(table, do, refuse):
+    s = table().ready()
+    do(s, 0, {"type": "draw", "from": "deck"})
+    err = refuse(s, 0, {"type": "draw", "from": "deck"})
+    assert err.rule == "London rule 2: Start of turn"
+    assert "draws once, and only Draw Three draws more" in err.message
+    err = refuse(s, 0, {"type": "stop_drawing"})
+    assert err.rule == "London rule 2: Start of turn" and "which is over" in err.message
+
+
 def test_rule_2_the_draw_may_be_any_card_of_the_development_board(table, do):
     t = table()
     ids = t.board("shops", "school", "hospital", "vintners")
@@ -197,6 +220,23 @@ def test_rule_3_exactly_one_action_develop_buy_land_run_the_city_or_draw_three(t
                            "already chosen Run the City, and each turn has exactly one action")
 
 
+def test_rule_3_a_second_action_or_another_actions_move_is_refused_under_rule_3(table, do, refuse):
+    t = table()
+    t.hand(0, "vintners", "vintners")
+    (docks,) = t.stack(0, "royal_observatory")
+    s = t.ready(step="action")
+    err = refuse(s, 0, {"type": "activate", "card": docks})
+    assert err.rule == "London rule 3: One action" and err.message.endswith("choose your one action first")
+    do(s, 0, {"type": "choose_action", "action": "develop"})
+    err = refuse(s, 0, {"type": "choose_action", "action": "run_city"})
+    assert err.rule == "London rule 3: One action" and "already chosen Develop" in err.message
+    err = refuse(s, 0, {"type": "activate", "card": docks})
+    assert err.rule == "London rule 3: One action"
+    assert err.message.endswith("you chose Develop, and each turn has exactly one action")
+    err = refuse(s, 0, {"type": "draw", "from": "deck"})
+    assert err.rule == "London rule 3: One action"
+
+
 def test_rule_3_an_action_that_cannot_be_carried_out_is_not_offered(table, refuse):
     t = table()
     t.hand(0, "shops", "school")  # no colour pairs
@@ -232,6 +272,30 @@ def test_rule_4_hospital_needs_a_blue_discard_and_the_message_says_so(table, ref
     assert err.message.startswith("You cannot develop Hospital: it needs a blue card discarded and "
                                   "your hand has none")
     assert err.rule == "London rule 4: Develop"
+
+
+def test_rule_4_a_develop_move_out_of_its_order_is_refused_under_rule_4(table, do, refuse):
+    t = table()
+    a, _b, c = t.hand(0, "vintners", "vintners", "brewery")
+    s = t.ready(step="develop", action="develop")
+    do(s, 0, {"type": "develop", "card": a})
+    for move in ({"type": "develop", "card": c}, {"type": "place", "stack": "new"}, {"type": "end_action"},
+                 {"type": "end_turn"}):
+        err = refuse(s, 0, move)
+        assert err.rule == "London rule 4: Develop", move
+        assert "discarding a same-colour card to pay for a development" in err.message
+
+
+def test_rule_4_the_cost_in_words_is_the_discounted_one(table, refuse):
+    t = table()
+    (gallery,) = t.hand(0, "national_gallery")
+    t.boroughs(0, "islington")
+    s = t.ready(step="develop", action="develop")
+    s.players[0].money, s.loan_supply = 0, 0
+    err = refuse(s, 0, {"type": "develop", "card": gallery})
+    cost = develop_cost(s.players[0], gallery)
+    assert cost < CARDS[gallery].cost
+    assert f"it costs £{cost} (£{CARDS[gallery].cost} less £{CARDS[gallery].cost - cost} off)" in err.message
 
 
 def test_rule_4_placed_on_a_new_stack_or_own_stack_not_built_this_turn(table, do, refuse):
@@ -508,6 +572,25 @@ def test_rule_10_finish_an_action_over_nine_cards_and_discard_down_to_nine(table
     assert "discarding down to your hand limit" in err.message
     do(s, 0, {"type": "discard", "card": s.players[0].hand[-1]})
     assert len(s.players[0].hand) == 9 and s.turn.step == "end"
+
+
+def test_rule_10_ending_the_turn_over_the_hand_limit_is_refused_under_rule_10(table, do, refuse):
+    t = table()
+    t.hand(0, *["pauper_b"] * 4, *["pauper_c"] * 5, "shops")
+    s = t.ready(step="action")
+    do(s, 0, {"type": "choose_action", "action": "run_city"}, {"type": "end_action"})
+    err = refuse(s, 0, {"type": "end_turn"})
+    assert err.rule == "London rule 10: Hand limit"
+    assert err.message == ("You cannot end turn now: you are at discarding down to your hand limit; your "
+                           "hand holds 10 cards, over the limit of 9: discard down to it before ending the turn")
+
+
+def test_rule_10_a_hand_limit_discard_out_of_place_is_refused_under_rule_10(table, do, refuse):
+    t = table()
+    (shops,) = t.hand(0, "shops")
+    s = t.ready(step="end")
+    err = refuse(s, 0, {"type": "discard", "card": shops})
+    assert err.rule == "London rule 10: Hand limit" and "only while your hand is over the limit" in err.message
 
 
 # -- rule 11: endgame -------------------------------------------------------------------------
