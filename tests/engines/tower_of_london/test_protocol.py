@@ -140,15 +140,18 @@ def test_prompts_label_every_listed_move() -> None:
         "Pass (do not use BACKSTAB)"]
 
 
-def test_view_never_shows_other_hands_deck_order_seed_or_face_down_events() -> None:
+def test_view_never_shows_other_hands_deck_order_or_face_down_events() -> None:
     state = build(4, seed=99)
-    view = json.dumps(ENGINE.view(state, 1))
-    enc = ENGINE.encode(state)
-    assert enc["rng"] not in view and '"rng"' not in view and '"event_pile"' not in view
     v = ENGINE.view(state, 1)
-    assert v["hand"] == state.hands[1]
-    assert all("hand" not in p for p in v["players"])
-    assert v["players"][0]["hand_count"] == 6 and v["deck"] == sorted(state.decks[1])
+    assert v["hand"] == state.hands[1] and v["deck"] == sorted(state.decks[1])
+    assert [(p["hand_count"], p["deck_count"]) for p in v["players"]] == [(6, 7)] * 4
+    assert v["event"]["face_down"] == 2
+    # the same view whatever the other hands, the deck orders and the face-down events are
+    other = ENGINE.decode(ENGINE.encode(state))
+    other.hands[0], other.decks[0] = sorted(other.decks[0][:6]), other.hands[0] + other.decks[0][6:]
+    other.decks[1].reverse()
+    other.event_pile = [e for e in range(1, 14) if e not in state.event_pile and e != state.event][:2]
+    assert other != state and ENGINE.view(other, 1) == v
 
 
 def test_encode_decode_round_trip_and_json() -> None:

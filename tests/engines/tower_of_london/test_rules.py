@@ -84,9 +84,11 @@ def test_prepare_each_player_shuffles_and_draws_a_hand_of_six() -> None:
 def test_prepare_flips_a_new_event_card_each_round() -> None:
     state = ENGINE.new_game(2, 8, {})
     seen = [state.event]
-    play_to_end_of_round(state)
-    if state.phase != R.OVER:
-        assert state.event not in seen and state.past_events == seen
+    for rnd in (2, 3):  # no one can reach seven ravens in round 1; this seed reaches round 3
+        play_to_end_of_round(state)
+        assert state.round == rnd and state.phase == R.PICK
+        assert state.event not in seen and state.past_events == seen and len(state.event_pile) == 3 - rnd
+        seen.append(state.event)
 
 
 # -------------------------------------------------------------------------- playing cards: step 1
@@ -322,8 +324,9 @@ def test_reduce_player_decks_keep_three_of_the_six_played_decks_of_10_then_7() -
     assert [len(state.decks[s]) + len(state.hands[s]) for s in range(2)] == [10, 10]
     assert [len(b) for b in state.boxed] == [3, 3]
     play_to_end_of_round(state)
-    if state.phase != R.OVER:
-        assert [len(state.decks[s]) + len(state.hands[s]) for s in range(2)] == [7, 7]
+    assert state.round == 3 and state.phase == R.PICK  # this seed reaches round 3
+    assert [len(state.decks[s]) + len(state.hands[s]) for s in range(2)] == [7, 7]
+    assert [len(b) for b in state.boxed] == [6, 6]
 
 
 def test_reduce_player_decks_keep_exactly_three_cards_you_played() -> None:
@@ -456,6 +459,56 @@ def test_event_mutiny_reads_the_track_from_lowest() -> None:
     assert state.order == [1, 0]
 
 
+def orders_by_step(version: int, mutiny_round: int) -> dict[tuple[int, int], list[int]]:
+    """A 4-player game whose round ``mutiny_round`` is Mutiny and whose other rounds have an event
+    that leaves the turn order alone; the Turn Order Track spaces in the order each step is
+    played, by (round, step)."""
+    state = ENGINE.new_game(4, 77, {}, rules_version=version)
+    calm = (event_id("score_bonus"), event_id("only_first_place"))
+    events = [calm[0], calm[1], calm[0]]
+    events[mutiny_round - 1] = event_id("turn_order_reversed")
+    state.event, state.event_pile = events[0], events[1:]
+    seen: dict[tuple[int, int], list[int]] = {}
+    while state.phase != R.OVER:
+        if state.phase == R.PICK and not state.choosing.choices:
+            seen[(state.round, state.step)] = [state.track[s] for s in state.order]
+        (seat, *_) = sorted(ENGINE.to_act(state))
+        moves = ENGINE.legal_moves(state, seat)
+        ENGINE.play(state, seat, moves[(7 * seat + state.step) % len(moves)] if moves[0]["type"] == "pick"
+                    else moves[-1] if moves[-1]["type"] == "pass" else moves[0])
+    return seen
+
+
+def ascending(spaces: list[int]) -> bool:
+    return spaces == sorted(spaces) and len(set(spaces)) > 1
+
+
+def descending(spaces: list[int]) -> bool:
+    return spaces == sorted(spaces, reverse=True) and len(set(spaces)) > 1
+
+
+def test_event_mutiny_reads_the_track_from_lowest_in_every_step_of_its_own_round_and_no_other() -> None:
+    seen = orders_by_step(version=2, mutiny_round=2)
+    assert set(seen) >= {(r, s) for r in (1, 2, 3) for s in (1, 2, 3)}
+    assert all(ascending(seen[(2, s)]) for s in (1, 2, 3))  # the Mutiny round, from its step 1
+    assert all(descending(seen[(r, s)]) for r in (1, 3) for s in (1, 2, 3) if (r, s) != (1, 1))
+    assert seen[(1, 1)] == [0, 0, 0, 0]  # nothing on the track before the first step
+
+
+def test_event_mutiny_in_round_1_leaves_round_2_read_from_highest() -> None:
+    seen = orders_by_step(version=2, mutiny_round=1)
+    assert all(ascending(seen[(1, s)]) for s in (2, 3))
+    assert all(descending(seen[(r, s)]) for r in (2, 3) for s in (1, 2, 3))
+
+
+def test_event_mutiny_under_rules_version_1_keeps_the_reading_its_tables_were_played_with() -> None:
+    """Version 1 read the track lowest first from step 2 of the Mutiny round to step 1 of the
+    next: tables and records of that time replay as they were played."""
+    seen = orders_by_step(version=1, mutiny_round=2)
+    assert descending(seen[(2, 1)]) and ascending(seen[(2, 2)]) and ascending(seen[(2, 3)])
+    assert ascending(seen[(3, 1)]) and descending(seen[(3, 2)]) and descending(seen[(3, 3)])
+
+
 def test_event_topsy_turvy_breaks_area_ties_by_the_lowest_building() -> None:
     state = build(3, board={3: {0: 1}, 30: {1: 1}}, event=event_id("area_tiebreak_lowest"))
     assert [r["seat"] for r in R.area_ranking(state, "orange")] == [0, 1]
@@ -501,5 +554,12 @@ def test_event_ravens_feast_gives_first_place_in_every_area_one_more() -> None:
     assert state.ravens == [3, 0, 0]
 
 
-def test_every_area_is_scored_from_its_buildings() -> None:
-    assert sorted(BUILDINGS_IN_AREA) == ["blue", "green", "orange"]
+def test_every_area_is_scored_from_its_own_buildings_only() -> None:
+    # seat 0 holds one building of each area, seat 1 two blue ones: each area ranks its own
+    state = build(2, board={3: {0: 1}, 2: {0: 1}, 4: {0: 1}, 8: {1: 1}, 9: {1: 1}})
+    assert (AREA_OF[3], AREA_OF[2], AREA_OF[4], AREA_OF[8], AREA_OF[9]) == (
+        "orange", "green", "blue", "blue", "blue")
+    assert R.area_ranking(state, "orange") == [{"seat": 0, "buildings": [3]}]
+    assert R.area_ranking(state, "green") == [{"seat": 0, "buildings": [2]}]
+    assert R.area_ranking(state, "blue") == [{"seat": 1, "buildings": [8, 9]}, {"seat": 0, "buildings": [4]}]
+    assert sorted(b for area in BUILDINGS_IN_AREA.values() for b in area) == list(range(1, 33))
