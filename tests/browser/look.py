@@ -61,8 +61,9 @@ CONTRAST_JS = """(scope) => {
     const layers = [];
     for (let n = el; n; n = n.parentElement) {
       const cs = getComputedStyle(n);
-      if (cs.backgroundImage && cs.backgroundImage !== 'none' && !/gradient/.test(cs.backgroundImage)) return null;
       const c = parse(cs.backgroundColor);
+      // an image: not measurable; a gradient: measured on the colour beneath it, when there is one
+      if (cs.backgroundImage && cs.backgroundImage !== 'none' && (!/gradient/.test(cs.backgroundImage) || !(c && c[3] >= 1))) return null;
       if (c && c[3] > 0) { layers.push(c); if (c[3] >= 1) break; }
       if (n === document.documentElement && !(c && c[3] >= 1)) layers.push([255, 255, 255, 1]);
     }

@@ -6,7 +6,11 @@
 // table.js calls render(root, ctx) after every view message; what the player is in the middle
 // of choosing (the first of two cards, a Beefeater to remove…) is kept here between calls.
 
-const SVGNS = "http://www.w3.org/2000/svg";
+import { el as h, focusedKey, markFresh, Moves, restoreFocus, svg as s } from "/static/js/kit.js";
+
+// the table page draws no prompt line or result box of its own above this board
+export const ownPrompt = true;
+export const ownResult = true;
 
 const AREAS = {
   orange: { word: "orange", name: "Inner Ward", fill: "#d9711c", tint: "#fbe2c5", line: "#b45d14", shape: "circle" },
@@ -42,29 +46,6 @@ const ui = {
 };
 
 // ------------------------------------------------------------------------------------ helpers
-function h(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  setAttrs(node, attrs);
-  for (const c of children.flat()) if (c != null && c !== false) node.append(c);
-  return node;
-}
-
-function s(tag, attrs = {}, ...children) {
-  const node = document.createElementNS(SVGNS, tag);
-  setAttrs(node, attrs);
-  for (const c of children.flat()) if (c != null && c !== false) node.append(c);
-  return node;
-}
-
-function setAttrs(node, attrs) {
-  for (const [k, v] of Object.entries(attrs)) {
-    if (v === false || v == null) continue;
-    if (k === "text") node.textContent = v;
-    else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
-    else node.setAttribute(k, v === true ? "" : String(v));
-  }
-}
-
 function ackKey() { return `tol-scoring-seen:${location.pathname}`; }
 
 function loadAck() {
@@ -100,8 +81,6 @@ function areaOf(view, number) {
   const b = view.board.buildings.find((x) => x.number === number);
   return b ? b.area : "orange";
 }
-
-function sameMove(a, b) { return JSON.stringify(a) === JSON.stringify(b); }
 
 function activate(node, handler) {
   node.addEventListener("click", handler);
@@ -150,8 +129,7 @@ export function render(root, ctx) {
   const view = ctx.view;
   if (!view || !view.board) { root.replaceChildren(); return; }
   sync(view, ctx);
-  const active = document.activeElement;
-  const focusKey = active && root.contains(active) ? active.getAttribute("data-fk") : null;
+  const focusKey = focusedKey(root, "data-fk");
 
   const labels = seatLabels(ctx, view.seats);
   const env = { view, ctx, labels, me: ctx.seat, prompt: ctx.seat != null ? view.prompt : null };
@@ -172,10 +150,21 @@ export function render(root, ctx) {
   frame.append(infoPanel(env));
   root.replaceChildren(frame);
 
-  if (focusKey) {
-    const again = root.querySelector(`[data-fk="${CSS.escape(focusKey)}"]`);
-    if (again) again.focus({ preventScroll: true });
-  }
+  restoreFocus(root, focusKey, "data-fk", ".tol-action button:not(:disabled), .tol-action [tabindex='0'], svg [tabindex='0']");
+  // the Beefeaters the last move put down or moved glow for a few seconds
+  markFresh(root, ".tol-token", (n) => `${n.dataset.building}.${n.dataset.seat}.${n.dataset.promoted}.${n.dataset.n}`);
+}
+
+/** The lines this game adds to each player's panel beside the board. */
+export function panel(view, seat) {
+  const p = view.players && view.players[seat];
+  if (!p) return [];
+  return [
+    { label: "Ravens", value: `${p.ravens} of ${view.rules.ravens_to_win}`, title: "Ravens: seven win at once" },
+    { label: "Beefeaters", value: `${p.beefeaters_in_supply}`, title: "Beefeaters left in the supply" },
+    { label: "Hand", value: `${p.hand_count}`, title: "Cards in hand" },
+    { label: "Deck", value: `${p.deck_count}`, title: "Cards in the deck" },
+  ];
 }
 
 // ------------------------------------------------------------------------------- status bar
@@ -228,7 +217,6 @@ function cardFace(env, id, opts = {}) {
     return h("button", {
       type: "button", class: cls, "data-card": id, "data-fk": `card-${opts.fk || ""}-${id}`,
       "aria-pressed": opts.selected ? "true" : "false", disabled: opts.disabled,
-      "aria-label": `${c.name}: buildings orange ${c.orange}, green ${c.green}, blue ${c.blue}; ${c.ability}${opts.badge ? ` — ${opts.badge}` : ""}`,
       title: env.view.abilities[c.ability], onclick: opts.onclick,
     }, ...body);
   }
@@ -236,14 +224,14 @@ function cardFace(env, id, opts = {}) {
 }
 
 function cardBack(text) {
-  return h("div", { class: "tol-card back", "aria-label": text || "a face-down card" },
+  return h("div", { class: "tol-card back", role: "img", "aria-label": text || "a face-down card" },
     h("span", { class: "tol-back-mark", "aria-hidden": "true", text: "❦" }));
 }
 
 // ------------------------------------------------------------------------------ the action
 function actionPanel(env) {
   const { view, prompt } = env;
-  const box = h("section", { class: "tol-action", "aria-label": "Your move" });
+  const box = h("section", { class: "tol-action", "aria-label": "Your move", "data-prompt": "" });
   if (prompt) {
     box.dataset.kind = prompt.kind;
     if (prompt.kind === "pick") box.append(...pickPanel(env));
@@ -288,8 +276,7 @@ function pickPanel(env) {
         : h("div", { class: "tol-card empty", text: n === 1 && !first ? "Choose a card below" : "then a second card" }));
   };
   const send = () => {
-    const move = ctx.moves.find((m) => m.type === "pick" && m.first === first && m.second === second);
-    if (move) ctx.send(move);
+    sendMove(ctx, { type: "pick", first, second });
   };
   return [
     h("h2", { class: "tol-h", text: "Choose two cards, in order" }),
@@ -332,7 +319,8 @@ function keepPanel(env) {
   };
   const chosen = ui.keep.slice().sort((a, b) => a - b);
   const send = () => {
-    const move = ctx.moves.find((m) => m.type === "keep" && sameMove(m.cards.slice().sort((a, b) => a - b), chosen));
+    const move = new Moves(ctx).find({ type: "keep", cards: chosen }) ||
+      ctx.moves.find((m) => m.type === "keep" && m.cards.slice().sort((a, b) => a - b).join() === chosen.join());
     if (move) ctx.send(move);
   };
   const deckSize = { 1: 10, 2: 7 }[env.view.round];
@@ -413,10 +401,8 @@ function switchPanel(env) {
 
 // Sends the legal move that matches (a switch in either order), as the server listed it.
 function sendMove(ctx, want) {
-  let move = ctx.moves.find((m) => sameMove(m, want));
-  if (!move && want.type === "switch") {
-    move = ctx.moves.find((m) => m.type === "switch" && sameMove(m.a, want.b) && sameMove(m.b, want.a));
-  }
+  const moves = new Moves(ctx);
+  const move = moves.find(want) || (want.type === "switch" ? moves.find({ type: "switch", a: want.b, b: want.a }) : null);
   if (move) ctx.send(move);
 }
 
@@ -720,6 +706,15 @@ function building(env, b, o) {
   }
   g.append(shape(b.area, b.x, b.y, R, { fill: AREAS[b.area].fill, stroke: "#fffaf0", "stroke-width": 3, class: "tol-bshape" }));
   g.append(s("text", { x: b.x, y: b.y + 9, "text-anchor": "middle", class: "tol-bnum" }, String(b.number)));
+  if (ctrl != null) {
+    const c = SEATS[ctrl % SEATS.length];
+    // inwards of the building (the Beefeaters stand outwards or beside it)
+    const d = Math.hypot(b.x - o.cx, b.y - o.cy) || 1;
+    const bx = b.x - ((b.x - o.cx) / d) * 36; const by = b.y - ((b.y - o.cy) / d) * 36;
+    g.append(s("g", { class: "tol-ctrl-badge", "aria-hidden": "true" },
+      s("rect", { x: bx - 13, y: by - 10, width: 26, height: 20, rx: 4, fill: c.fill, stroke: "#2a1f17", "stroke-width": 2 }),
+      s("text", { x: bx, y: by + 5, "text-anchor": "middle", class: "tol-ctrl-label", fill: c.ink }, `♛${env.labels[ctrl]}`)));
+  }
   if (o.target) {
     g.append(shape(b.area, b.x, b.y, R + 15, { class: "tol-focus-ring" }));
     g.setAttribute("tabindex", "0");
@@ -746,39 +741,48 @@ function tokens(env, b, tokenTargets, mark, { cx, cy }) {
   const len = Math.hypot(dx, dy) || 1;
   const ux = dx / len; const uy = dy / len; // outward
   const tx = -uy; const ty = ux; // along the ring
-  const T = 38; const gap = 4;
-  // inner ward: towards the centre; middle ward: outwards; outer ward: beside the building,
+  // inner ward: the first three beside each other outwards (towards the middle ward, where
+  // there is room), any more in a line inwards, one per row, so neighbouring buildings' stacks
+  // never meet in the crowded centre; middle ward: outwards; outer ward: beside the building,
   // along the ring, away from the nearer quadrant line
-  const perRow = b.area === "orange" ? (items.length <= 2 ? 1 : 2) : 3;
-  const dir = b.area === "orange" ? -1 : 1;
+  const T = b.area === "orange" ? 32 : 38; const gap = 4;
   const angle = ((Math.atan2(dy, dx) * 180) / Math.PI + 360) % 360;
   const side = angle % 90 > 45 ? -1 : 1;
   const step = T + gap;
   items.forEach((it, i) => {
-    const row = Math.floor(i / perRow);
-    const inRow = Math.min(perRow, items.length - row * perRow);
-    const col = i % perRow;
     let x; let y;
     if (b.area === "blue") {
+      const perRow = 3;
+      const row = Math.floor(i / perRow); const col = i % perRow;
       const along = side * (27 + 8 + T / 2 + col * step);
       const back = -row * step;
       x = b.x + tx * along + ux * back;
       y = b.y + ty * along + uy * back;
+    } else if (b.area === "orange") {
+      const outward = Math.min(items.length, 3);
+      let dist; let off;
+      if (i < outward) { dist = 27 + 6 + T / 2; off = (i - (outward - 1) / 2) * step; } else { dist = -(27 + 6 + T / 2 + (i - outward) * step); off = 0; }
+      x = b.x + ux * dist + tx * off;
+      y = b.y + uy * dist + ty * off;
     } else {
+      const perRow = 3;
+      const row = Math.floor(i / perRow);
+      const inRow = Math.min(perRow, items.length - row * perRow);
+      const col = i % perRow;
       const off = (col - (inRow - 1) / 2) * step;
       const dist = 27 + 8 + T / 2 + row * step;
-      x = b.x + ux * dist * dir + tx * off;
-      y = b.y + uy * dist * dir + ty * off;
+      x = b.x + ux * dist + tx * off;
+      y = b.y + uy * dist + ty * off;
     }
     const key = `${b.number}.${it.seat}.${it.promoted}`;
     const handler = tokenTargets.get(key);
     const c = SEATS[it.seat % SEATS.length];
     const name = ctx.nameOf(it.seat);
-    const desc = `${name}'s ${it.promoted ? "promoted " : ""}Beefeater${it.n > 1 ? ` ×${it.n}` : ""} in building ${b.number}`;
+    const desc = `${env.labels[it.seat]}: ${name}'s ${it.promoted ? "promoted " : ""}Beefeater${it.n > 1 ? ` ×${it.n}` : ""} in building ${b.number}`;
     const t = s("g", {
       class: `tol-token seat-${it.seat}${it.promoted ? " promoted" : ""}${handler ? " is-target" : ""}${mark.has(key) ? " is-selected" : ""}`,
       transform: `translate(${x.toFixed(1)} ${y.toFixed(1)})`, "data-seat": it.seat, "data-promoted": it.promoted ? "1" : "0",
-      "data-building": b.number, "aria-label": handler ? `Choose ${desc}` : desc,
+      "data-building": b.number, "data-n": it.n, "aria-label": handler ? `${desc} — choose it` : desc,
     });
     t.append(s("title", {}, desc));
     if (handler || mark.has(key)) t.append(s("rect", { x: -T / 2 - 8, y: -T / 2 - 8, width: T + 16, height: T + 16, rx: 9, class: "tol-token-halo" }));
@@ -789,11 +793,11 @@ function tokens(env, b, tokenTargets, mark, { cx, cy }) {
     t.append(s("text", { x: ox, y: oy + 7, "text-anchor": "middle", class: "tol-token-label", fill: c.ink, stroke: c.ink === "#ffffff" ? "#2a1f17" : "#fffaf0" }, env.labels[it.seat]));
     if (it.promoted) {
       t.append(s("circle", { cx: T / 2 - 1, cy: -T / 2 - 1, r: 10, class: "tol-star-bg" }),
-        s("text", { x: T / 2 - 1, y: -T / 2 + 5, "text-anchor": "middle", class: "tol-star" }, "★"));
+        s("text", { x: T / 2 - 1, y: -T / 2 + 5, "text-anchor": "middle", class: "tol-star", "aria-hidden": "true" }, "★"));
     }
     if (it.n > 1) {
       t.append(s("circle", { cx: T / 2 - 1, cy: T / 2 - 1, r: 10, class: "tol-count-bg" }),
-        s("text", { x: T / 2 - 1, y: T / 2 + 4, "text-anchor": "middle", class: "tol-count" }, String(it.n)));
+        s("text", { x: T / 2 - 1, y: T / 2 + 4, "text-anchor": "middle", class: "tol-count", "aria-hidden": "true" }, String(it.n)));
     }
     if (handler) {
       t.append(s("rect", { x: -T / 2 - 11, y: -T / 2 - 11, width: T + 22, height: T + 22, rx: 10, class: "tol-focus-ring" }));
