@@ -30,11 +30,13 @@ from engines.towers_of_babylon.components import (
     BATTLEFIELD,
     CARD_LIST,
     CARDS,
+    COPY_LIMITS,
     DECK_SIZE,
     DECKS,
     FACTIONS,
     GOAL,
     LAST_TURN,
+    MAX_FACTIONS,
     MULLIGAN_MAX,
     READY,
     ROLE,
@@ -172,9 +174,15 @@ class TowersOfBabylon(KitEngine[GameState]):
         make = MOVES.make
         draft = R.draft_of(state, seat)
         moves = [make("deck", deck=d) for d in _DECK_IDS]
+        total = sum(draft.values())
+        factions = {CARDS[c].faction for c in draft}
+        full = len(factions) >= MAX_FACTIONS
+        room = DECK_SIZE - total
         for card in CARD_LIST:
-            for k in range(1, R.add_limit(draft, card) + 1):
-                moves.append(make("add", card=card.id, copies=k))
+            if full and card.faction not in factions:
+                continue
+            limit = min(COPY_LIMITS[card.rarity] - draft.get(card.id, 0), room)
+            moves.extend({"type": "add", "card": card.id, "copies": k} for k in range(1, limit + 1))
         if draft:
             moves.append(make("clear"))
         if sum(draft.values()) == DECK_SIZE:
