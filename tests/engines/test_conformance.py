@@ -31,7 +31,7 @@ from typing import Any, NamedTuple
 import orjson
 import pytest
 
-from engines.base import Engine, IllegalMove, Move, canonical_move, static_view, views
+from engines.base import Engine, IllegalMove, Move, canonical_move, new_game, rules_version, static_view, views
 from engines.kit import Rng
 from engines.registry import BUILTIN, load_engines
 from tests.support.tinygame import ENGINE as TALLY
@@ -45,35 +45,45 @@ def option_sets(engine: Engine) -> list[dict[str, Any]]:
     return [default] + [{**default, o.id: c} for o in engine.options for c in o.choices if c != o.default]
 
 
-CASES = [(gid, n, opts) for gid, e in sorted(ENGINES.items()) for opts in option_sets(e)
-         for n in range(e.min_seats, e.max_seats + 1)]
+def versions(engine: Engine) -> tuple[int, ...]:
+    """Every rules version the engine still plays (tables dealt before an upgrade keep theirs)."""
+    return tuple(getattr(engine, "rules_versions", (1,)))
+
+
+CASES = [(gid, n, opts, v) for gid, e in sorted(ENGINES.items()) for v in versions(e)
+         for opts in option_sets(e) for n in range(e.min_seats, e.max_seats + 1)]
 SEED = 0xA5C3_0F1E_9D2B_4C67_1122_3344_5566_7788  # all 128 bits in use
 STATES_PER_GAME = 24
 
 
-def case_id(case: tuple[str, int, dict[str, Any]]) -> str:
-    gid, seats, opts = case
+def case_id(case: tuple[str, int, dict[str, Any], int]) -> str:
+    gid, seats, opts, version = case
     changed = [f"{k}={v}" for k, v in opts.items() if v != option_sets(ENGINES[gid])[0][k]]
-    return "-".join([gid, f"{seats}p", *changed])
+    old = [f"rules{version}"] if version != rules_version(ENGINES[gid]) else []
+    return "-".join([gid, f"{seats}p", *changed, *old])
 
 
 class Case(NamedTuple):
     engine: Engine
     seats: int
     options: dict[str, Any]
+    version: int
+
+    def new_game(self, seed: int) -> Any:
+        return new_game(self.engine, self.seats, seed, self.options, self.version)
 
 
 @pytest.fixture(params=CASES, ids=[case_id(c) for c in CASES])
 def case(request: pytest.FixtureRequest) -> Case:
-    gid, seats, opts = request.param
-    return Case(ENGINES[gid], seats, opts)
+    gid, seats, opts, version = request.param
+    return Case(ENGINES[gid], seats, opts, version)
 
 
 def random_game(case: Case, seed: int, limit: int = 20_000) -> Iterator[tuple[Any, list[Any]]]:
     """Yields (state, moves so far) after each random listed move, to the end of the game."""
-    engine, seats, options = case
+    engine = case.engine
     rng = random.Random(seed)
-    state = engine.new_game(seats, seed, options)
+    state = case.new_game(seed)
     played: list[tuple[int, Move]] = []
     yield state, played
     for _ in range(limit):
@@ -157,7 +167,7 @@ def check_move(engine: Engine, state: Any, seat: int, move: Any, listed: list[Mo
 
 
 def test_a_move_is_accepted_exactly_when_it_is_listed(case):
-    engine, seats, _ = case
+    engine, seats = case.engine, case.seats
     pick = random.Random(seats)
     foreign: list[Move] = []  # moves seen earlier in the game: other steps, other seats
     for state, _ in sampled_states(case, SEED + seats):
@@ -181,7 +191,7 @@ def test_a_move_is_accepted_exactly_when_it_is_listed(case):
 
 
 def test_only_awaited_seats_have_moves_and_the_others_are_refused(case):
-    engine, seats, _ = case
+    engine, seats = case.engine, case.seats
     checked = 0
     for state, _ in sampled_states(case, SEED + 3 * seats):
         awaited = engine.to_act(state)
@@ -201,8 +211,8 @@ def test_only_awaited_seats_have_moves_and_the_others_are_refused(case):
 
 
 def test_moves_for_seats_that_do_not_exist_are_refused(case):
-    engine, seats, _ = case
-    state = engine.new_game(seats, SEED, case.options)
+    engine, seats = case.engine, case.seats
+    state = case.new_game(SEED)
     seat = min(engine.to_act(state))
     move = engine.legal_moves(state, seat)[0]
     before = dump(engine.encode(state))
@@ -215,7 +225,7 @@ def test_moves_for_seats_that_do_not_exist_are_refused(case):
 # -- 3: views, snapshots, replays ------------------------------------------------------------
 
 def test_views_equal_each_seats_own_view_and_snapshots_round_trip(case):
-    engine, seats, _ = case
+    engine, seats = case.engine, case.seats
     everyone = [None, *range(seats)]
     for state, _ in sampled_states(case, SEED ^ seats):
         legal = {s: engine.legal_moves(state, s) for s in engine.to_act(state)}
@@ -231,10 +241,10 @@ def test_views_equal_each_seats_own_view_and_snapshots_round_trip(case):
 
 
 def test_replaying_the_moves_from_the_seed_gives_an_equal_state(case):
-    engine, seats, _ = case
+    engine, seats = case.engine, case.seats
     *_, (state, played) = random_game(case, SEED - seats)
     assert engine.result(state) is not None
-    replay = engine.new_game(seats, SEED - seats, case.options)
+    replay = case.new_game(SEED - seats)
     for seat, move in played:
         engine.play(replay, seat, move)
     assert dump(engine.encode(replay)) == dump(engine.encode(state))
@@ -266,7 +276,7 @@ def spellings(number: int) -> list[bytes]:
 
 
 def test_views_are_the_same_on_every_determinization(case):
-    engine, seats, _ = case
+    engine, seats = case.engine, case.seats
     redrawn = 0
     for i, (state, _) in enumerate(sampled_states(case, SEED + 7 * seats)):
         before = dump(engine.encode(state))
@@ -288,9 +298,9 @@ def test_views_are_the_same_on_every_determinization(case):
 
 
 def test_the_seed_and_the_generator_never_appear_in_a_view_or_a_log_line(case):
-    engine, seats, _ = case
+    engine, seats = case.engine, case.seats
     rng = random.Random(seats)
-    state = engine.new_game(seats, SEED, case.options)
+    state = case.new_game(SEED)
     secrets = set(spellings(SEED))
     seen = 0
     while True:
