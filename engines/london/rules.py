@@ -121,8 +121,9 @@ def cost_words(p: Player, cid: int, cost: int | None = None) -> str:
     """Rule 4: a development's real cost in words (``cost``: ``develop_cost``, if known), with
     the discount when one applies.
 
-    >>> cost_words(Player(), 0)
-    '£3'
+    >>> from engines.london.components import DESIGNS
+    >>> cost_words(Player(), CARDS.index(DESIGNS["national_gallery"]))
+    '£4'
     """
     cost = develop_cost(p, cid) if cost is None else cost
     printed = CARDS[cid].cost
