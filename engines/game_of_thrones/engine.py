@@ -301,8 +301,9 @@ class GameOfThrones(KitEngine[GameState]):
 
     def _check_victory(self, state: GameState, log: Log) -> bool:
         """Victory: a house controlling seven castle or stronghold areas wins at once."""
+        held = R.castles_by_seat(state)
         for seat in state.tracks["iron_throne"]:
-            if R.castles_held(state, seat) >= RULES.castles_to_win:
+            if held[seat] >= RULES.castles_to_win:
                 state.winner, state.phase, state.ended_by = seat, OVER, "seven castles"
                 state.decisions.stack.clear()
                 log.say("{0} controls seven castles and strongholds and wins the game", seat)
@@ -342,8 +343,8 @@ class GameOfThrones(KitEngine[GameState]):
         placed = self._placed(state, seat)
         out = []
         for area in R.order_areas(state, seat):
-            for token in ORDERS:
-                if placed.get(area) != token and R.may_place(state, seat, placed, area, token) is None:
+            for token in R.placeable(state, seat, placed, area):
+                if placed.get(area) != token:
                     out.append(self.MOVES.make("order", area=area, order=token))
             if area in placed:
                 out.append(self.MOVES.make("unorder", area=area))
@@ -354,7 +355,7 @@ class GameOfThrones(KitEngine[GameState]):
     def _may_declare_ready(self, state: GameState, seat: int, placed: Mapping[str, str]) -> bool:
         """Rules §1.1: exactly one order on every area holding the house's units."""
         for area in R.order_areas(state, seat):
-            if area not in placed and any(R.may_place(state, seat, placed, area, t) is None for t in ORDERS):
+            if area not in placed and R.placeable(state, seat, placed, area):
                 return False
         return True
 
@@ -558,6 +559,14 @@ class GameOfThrones(KitEngine[GameState]):
             log.say("{0}'s Power token in {a} returns to the Power Pool", victim, a=_area(area))
         state.units.setdefault(area, []).extend(Unit(k, routed) for k in kinds)
         state.owner[area] = seat
+        port = BOARD.port_of_land.get(area)
+        if port is not None and state.owner.get(port, seat) != seat:
+            # Rules §3.8: the new holder of a land area does not share its port; the other
+            # house's ships there are destroyed (replacing them is not offered: see README)
+            victim = state.owner.pop(port)
+            n = len(state.units.pop(port))
+            state.orders.pop(port, None)
+            log.say("{0}'s {n} ship(s) in {p} are destroyed", victim, n=n, p=_area(port))
 
     # -- combat ---------------------------------------------------------------------------------
     def _start_combat(self, state: GameState, seat: int, origin: str, area: str, army: list[str], token: str,
@@ -970,13 +979,6 @@ class GameOfThrones(KitEngine[GameState]):
             self._enter(state, c.attacker, c.area, c.army, log)
             state.garrisons.pop(c.area, None)
             log.say("{0} takes {a}", c.attacker, a=_area(c.area))
-            port = BOARD.port_of_land.get(c.area)
-            if port is not None and port in state.owner and state.owner[port] != c.attacker:
-                victim = state.owner[port]
-                n = len(state.units.pop(port))
-                del state.owner[port]
-                state.orders.pop(port, None)
-                log.say("{0}'s {n} ship(s) in {p} are destroyed", victim, n=n, p=_area(port))
         for seat, cid in sorted(c.card.items()):
             state.discards[seat].append(cid)
             if seat == c.loser and c.notes.get("roose"):

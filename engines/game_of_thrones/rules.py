@@ -41,13 +41,21 @@ def controller(state: GameState, area: str) -> int | None:
     return None
 
 
+CASTLE_AREAS = tuple(a.id for a in BOARD.areas.values() if a.castle)
+LAND_AREAS = tuple(a.id for a in BOARD.areas.values() if a.kind == LAND)
+
+
 def castles_held(state: GameState, seat: int) -> int:
     """Areas with a castle or stronghold that ``seat`` controls (the victory count)."""
-    return sum(1 for a in BOARD.areas.values() if a.castle and controller(state, a.id) == seat)
+    return sum(1 for a in CASTLE_AREAS if controller(state, a) == seat)
+
+
+def castles_by_seat(state: GameState) -> Counter[int | None]:
+    return Counter(controller(state, a) for a in CASTLE_AREAS)
 
 
 def land_held(state: GameState, seat: int) -> int:
-    return sum(1 for a in BOARD.areas.values() if a.kind == LAND and controller(state, a.id) == seat)
+    return sum(1 for a in LAND_AREAS if controller(state, a) == seat)
 
 
 def barrels(state: GameState, seat: int) -> int:
@@ -139,7 +147,8 @@ def specials_used(placed: Mapping[str, str], except_area: str | None = None) -> 
 
 
 def may_place(state: GameState, seat: int, placed: Mapping[str, str], area: str, token: str) -> str | None:
-    """None when ``token`` may go on ``area`` given the orders already ``placed``; else why not."""
+    """None when ``token`` may go on ``area`` given the orders already ``placed``; else why not:
+    ``restricted`` (Westeros III), ``used`` (no such token left), ``stars`` (King's Court)."""
     if token in state.restricted:
         return "restricted"
     if tokens_free(placed, token, area) <= 0:
@@ -147,6 +156,15 @@ def may_place(state: GameState, seat: int, placed: Mapping[str, str], area: str,
     if ORDERS[token].special and specials_used(placed, area) >= star_limit(state, seat):
         return "stars"
     return None
+
+
+def placeable(state: GameState, seat: int, placed: Mapping[str, str], area: str) -> list[str]:
+    """Every token ``may_place`` allows on ``area`` (the same rule, counted once for speed)."""
+    used = Counter(t for a, t in placed.items() if a != area)
+    specials = sum(n for t, n in used.items() if ORDERS[t].special)
+    stars = star_limit(state, seat)
+    return [t for t, o in ORDERS.items()
+            if t not in state.restricted and used[t] < o.count and (not o.special or specials < stars)]
 
 
 # -- movement -------------------------------------------------------------------------------

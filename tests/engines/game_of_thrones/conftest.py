@@ -67,10 +67,9 @@ def random_game(players: int, seed: int, limit: int = 30000) -> Iterator[GameSta
 
 
 def pick(rng: random.Random, moves: list[dict[str, Any]]) -> dict[str, Any]:
-    """A random move, preferring progress: orders before readiness, few undos."""
-    orders = [m for m in moves if m["type"] == "order"]
-    if orders and rng.random() < 0.9:
-        return rng.choice(orders)
+    """A random move, preferring progress: ready when allowed, few undos."""
+    if {"type": "ready"} in moves and rng.random() < 0.7:
+        return {"type": "ready"}
     useful = [m for m in moves if m["type"] not in ("undo", "unorder")]
     if useful and rng.random() < 0.97:
         return rng.choice(useful)
