@@ -385,6 +385,7 @@ async function renderBoard() {
     if (next) next.focus({ preventScroll: true });
   }
   renderSeats();
+  if (state.result) renderResult(); // now that the renderer has said whether it names the winner
   metrics.renders.push(t1 - t0);
   if (metrics.firstView === null && state.view) {
     metrics.firstView = t1;

@@ -43,7 +43,8 @@ const WHERE = { any: "borough", north: "north borough", south: "south borough", 
 
 // -- small helpers --------------------------------------------------------------------------
 
-const loansOf = (move) => (move && S.moves.choice(move) ? S.moves.choice(move).loans || 0 : 0);
+// a move that takes loans without saying so in its name (taking a loan on purpose is not one)
+const loansOf = (move) => (move && move.type !== "take_loan" && S.moves.choice(move) ? S.moves.choice(move).loans || 0 : 0);
 
 /** Attributes of a clickable thing: a legal move (data-move), marked when it needs a loan, or a
  *  disabled one with its reason (read on a tap, and by screen readers). */
@@ -291,7 +292,7 @@ function buttons(v, me) {
   if (simple.length) out.push(`<div class="lon-simple" role="group" aria-label="Choices">${simple.join("")}</div>`);
   const n = v.prompt.choices.length;
   out.push(`<div class="lon-footrow"><details class="lon-all"><summary>Every legal choice as a list (${n})</summary><div class="lon-list">` +
-    v.prompt.choices.map((c, i) => `<button type="button" class="lon-btn ${c.loans ? "loan" : "can"}"${act(`list-${i}-${moveKey(c.move)}`, c.move)}>${esc(c.label)}${c.loans ? ` <small>(needs ${plural(c.loans, "£10 loan")})</small>` : ""}</button>`).join("") +
+    v.prompt.choices.map((c, i) => `<button type="button" class="lon-btn ${loansOf(c.move) ? "loan" : "can"}"${act(`list-${i}-${moveKey(c.move)}`, c.move)}>${esc(c.label)}${loansOf(c.move) ? ` <small>(needs ${plural(c.loans, "£10 loan")})</small>` : ""}</button>`).join("") +
     `</div></details><div class="lon-money" role="group" aria-label="Loans">${money.join("")}</div></div>`);
   return out.join("");
 }
@@ -461,7 +462,7 @@ function finalSection(v) {
     : `<p class="lon-seed">The fair-shuffle seed is revealed when the table closes.</p>`;
   return `<section class="lon-final" aria-labelledby="lon-final-h"><p class="fleuron" aria-hidden="true">❦</p>` +
     `<h2 id="lon-final-h">Final scores</h2><p class="lon-winner">${head}</p>` +
-    `<div class="lon-scorewrap"><table class="lon-scores"><caption class="sr">The seven scoring steps for each player</caption>` +
+    `<div class="lon-scorewrap" tabindex="0" role="region" aria-label="Final scores, step by step"><table class="lon-scores"><caption class="sr">The seven scoring steps for each player</caption>` +
     `<thead><tr><th scope="col">Scoring step</th>${names.map((n, i) => `<th scope="col"${r.winners.includes(sc[i].seat) ? ' class="winner"' : ""}>${esc(n)}${r.winners.includes(sc[i].seat) ? " ❦" : ""}</th>`).join("")}</tr></thead>` +
     `<tbody>${rows.join("")}</tbody></table></div>${tie}${seed}</section>`;
 }
