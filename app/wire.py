@@ -54,23 +54,28 @@ def log_for(live: LiveTable, seat: int | None, after_seq: int = -1) -> list[dict
 
 def view_message(live: LiveTable, seat: int | None, after_seq: int, view: dict[str, Any] | None = None,
                  legal: Mapping[int, list[Any]] | None = None) -> dict[str, Any]:
-    """The message a connection is sent after a change: its view, its legal moves, the log lines
-    it has not seen."""
+    """The message a connection is sent after a change: its view and the log lines it has not
+    seen. The seat's legal moves travel once, inside the view's ``prompt.choices``; only an
+    engine whose prompt lists no choices has them sent beside the view as ``moves``."""
     engine = live.engine
     awaiting = live.awaiting
-    moves: list[Any] = []
-    if seat is not None and seat in awaiting:
-        moves = legal[seat] if legal is not None and seat in legal else engine.legal_moves(live.state, seat)
+    if view is None:
+        view = engine.view(live.state, seat)
     message: dict[str, Any] = {
         "type": "view",
         "seq": live.seq,
         "seat": seat,
         "status": live.status,
         "awaiting": list(awaiting),
-        "view": view if view is not None else engine.view(live.state, seat),
+        "view": view,
         "log": log_for(live, seat, after_seq),
-        "moves": moves,
     }
+    prompt = view.get("prompt")
+    if not (isinstance(prompt, dict) and isinstance(prompt.get("choices"), list)):
+        moves: list[Any] = []
+        if seat is not None and seat in awaiting:
+            moves = legal[seat] if legal is not None and seat in legal else engine.legal_moves(live.state, seat)
+        message["moves"] = moves
     if after_seq < 0:  # a connection's first view: the whole log, to replace what it had
         message["full"] = True
     if live.status == "finished":

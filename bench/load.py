@@ -40,6 +40,7 @@ import websockets
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from tests.support.play import moves_of  # noqa: E402
 from tests.support.postgres import PrivatePostgres  # noqa: E402
 from tests.support.server import ServerProcess as Server  # noqa: E402
 
@@ -126,13 +127,14 @@ class Table:
                             b.stats.games_finished += 1
                             self.done.set()
                         return
-                    self.latest[i] = (seq, msg["moves"])
+                    moves = moves_of(msg)
+                    self.latest[i] = (seq, moves)
                     old = self.pending[i]
                     if old is not None and not old.done():
                         old.cancel()
                     self.pending[i] = None
-                    if msg["moves"] and b.playing.is_set():
-                        self.pending[i] = asyncio.create_task(self.move(i, seq, msg["moves"]))
+                    if moves and b.playing.is_set():
+                        self.pending[i] = asyncio.create_task(self.move(i, seq, moves))
                 elif kind == "error":
                     if msg["error"] == "stale":
                         b.stats.stale += 1

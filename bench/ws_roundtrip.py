@@ -25,6 +25,7 @@ import websockets
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from tests.support.play import moves_of  # noqa: E402
 from tests.support.server import ServerProcess  # noqa: E402
 
 
@@ -73,11 +74,11 @@ async def roundtrips(base: str, port: int, moves: int) -> list[float]:
 
             await asyncio.gather(until_view(0, 0), until_view(1, 0))
             while len(times) < moves:
-                mover = next((i for i in (0, 1) if latest[i]["moves"]), None)
+                mover = next((i for i in (0, 1) if moves_of(latest[i])), None)
                 if mover is None:
                     break  # the game ended
                 seq = latest[mover]["seq"]
-                move = latest[mover]["moves"][0]
+                move = moves_of(latest[mover])[0]
                 t0 = time.perf_counter()
                 await socks[mover].send(orjson.dumps({"type": "move", "seq": seq, "move": move}).decode())
                 await asyncio.gather(until_view(0, seq + 1), until_view(1, seq + 1))

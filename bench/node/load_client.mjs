@@ -16,6 +16,11 @@ const NAMES = ["Ada", "Bob", "Cy", "Di", "Ed", "Flo"];
 
 const stats = { measuring: false, done: 0, rtts: [], errors: {}, stale: 0, finished: 0 };
 let playing = false, stopping = false;
+// A seat's legal moves travel inside its prompt's choices (older servers sent them beside it).
+const movesOf = (msg) => {
+  const p = msg.view && msg.view.prompt;
+  return p && Array.isArray(p.choices) ? p.choices.map((c) => c.move) : (msg.moves || []);
+};
 const err = (k) => { stats.errors[k] = (stats.errors[k] || 0) + 1; };
 
 async function post(base, path, body) {
@@ -76,6 +81,7 @@ class Table {
         this.sentAt.delete(seq);
         if (stats.measuring) { stats.rtts.push(performance.now() - sent); stats.done++; }
       }
+      msg.moves = movesOf(msg);
       this.latest[i] = msg;
       this.cancel(i);
       if (msg.status === "finished") {

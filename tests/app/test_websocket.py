@@ -6,7 +6,7 @@ import orjson
 import pytest
 from starlette.websockets import WebSocketDisconnect
 
-from tests.support.play import found, join, started_table
+from tests.support.play import found, join, moves_of, started_table
 
 
 def receive_until(ws, kind: str, limit: int = 10) -> dict:
@@ -35,13 +35,13 @@ def test_a_move_over_the_socket_reaches_every_seat_with_its_own_view(client):
     a_tok, b_tok = t["by_seat"][0], t["by_seat"][1]
     with client.websocket_connect(f"/ws/seats/{a_tok}") as a, client.websocket_connect(f"/ws/seats/{b_tok}") as b:
         va, vb = receive_until(a, "view"), receive_until(b, "view")
-        assert va["moves"] and not vb["moves"]  # seat 0 plays first in Tally
+        assert moves_of(va) and not moves_of(vb)  # seat 0 plays first in Tally
         card = va["view"]["hand"][0]
         a.send_text(orjson.dumps({"type": "move", "seq": 0, "move": {"type": "play", "card": card}}).decode())
         na, nb = receive_until(a, "view"), receive_until(b, "view")
         assert na["seq"] == nb["seq"] == 1
         assert na["view"]["tally"] == nb["view"]["tally"] == card
-        assert na["awaiting"] == [1] and nb["moves"]
+        assert na["awaiting"] == [1] and moves_of(nb)
         # the log is redacted per seat: only the drawer learns the drawn card
         assert any(line["text"].startswith("You drew") for line in na["log"])
         seat0 = next(p["name"] for p in receive_table(client, t)["players"] if p["seat"] == 0)
@@ -169,7 +169,7 @@ def test_spectators_see_only_public_information(client):
     t = started_table(client)
     with client.websocket_connect(f"/ws/watch/{t['code']}") as ws:
         view = receive_until(ws, "view")
-        assert view["view"]["hand"] is None and view["moves"] == [] and view["seat"] is None
+        assert view["view"]["hand"] is None and moves_of(view) == [] and view["seat"] is None
         assert all("You drew" not in line["text"] for line in view["log"])
         ws.send_text('{"type": "move", "seq": 0, "move": {"type": "play", "card": 1}}')
         assert receive_until(ws, "error")["error"] == "spectator"
@@ -183,7 +183,7 @@ def test_simultaneous_decisions_await_several_seats(client):
     assert seat_info["awaiting"] == [0, 1, 2]
     with client.websocket_connect(f"/ws/seats/{t['by_seat'][1]}") as ws:
         view = receive_until(ws, "view")
-        assert view["awaiting"] == [0, 1, 2] and view["moves"]
+        assert view["awaiting"] == [0, 1, 2] and moves_of(view)
         r = client.post(f"/api/seats/{t['by_seat'][0]}/moves", json={"seq": 0, "move": {"type": "vote", "value": 2}})
         assert r.status_code == 200
         view = receive_until(ws, "view")

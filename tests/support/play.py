@@ -41,3 +41,12 @@ def play_one(client: Any, table: dict[str, Any]) -> dict[str, Any]:
     r = client.post(f"/api/seats/{token}/moves", json={"seq": moves["seq"], "move": moves["moves"][0]})
     assert r.status_code == 200, r.text
     return dict(r.json())
+
+
+def moves_of(message: dict[str, Any]) -> list[dict[str, Any]]:
+    """The legal moves a websocket view message offers: its prompt's choices (or, for an engine
+    whose prompt lists none, the message's ``moves``)."""
+    prompt = message["view"].get("prompt") if isinstance(message.get("view"), dict) else None
+    if isinstance(prompt, dict) and isinstance(prompt.get("choices"), list):
+        return [c["move"] for c in prompt["choices"]]
+    return list(message.get("moves", []))
