@@ -98,3 +98,22 @@ def test_scripts_and_styles_are_sent_compressed(client):
     r = client.get("/static/js/table.js", headers={"accept-encoding": "gzip"})
     assert r.headers["content-encoding"] == "gzip"
     assert int(r.headers["content-length"]) < 0.5 * len(r.content)
+
+
+def test_the_waiting_room_shows_the_symbols_and_the_rules_before_the_start(client):
+    body = found(client, "Ada")
+    html = client.get(f"/seat/{body['seat_token']}").text
+    waiting = html.split('id="waiting"', 1)[1].split('id="table"', 1)[0]
+    assert 'class="before-play"' in waiting
+    assert "This game's symbols are drawn with their meaning beside them." in waiting
+    assert "No rules summary has been written for this game yet." in waiting
+
+
+def test_a_full_table_says_so_instead_of_asking_for_a_name(client):
+    body = found(client, "Ada")
+    for name in ("Bob", "Cy", "Dot"):
+        join(client, body["code"], name)
+    html = client.get(f"/join/{body['code']}").text
+    assert "This table is full: all 4 seats are taken." in html
+    assert 'id="join-form"' not in html
+    assert "Watch as a spectator" in html

@@ -54,16 +54,19 @@ def axe(page: Page, rules: list[str] | None = None) -> list[dict[str, Any]]:
 CONTRAST_JS = """(scope) => {
   const parse = (c) => { const m = c.match(/rgba?\\(([^)]+)\\)/); if (!m) return null;
     const p = m[1].split(/[ ,\\/]+/).filter(Boolean).map(Number); return [p[0], p[1], p[2], p.length > 3 ? p[3] : 1]; };
-  const lum = ([r, g, b]) => { const f = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; };
+  const lum = ([r, g, b]) => {
+    const f = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; };
     return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b); };
-  const blend = (top, under) => { const a = top[3]; return [0, 1, 2].map((i) => top[i] * a + under[i] * (1 - a)).concat(1); };
+  const blend = (top, under) => {
+    const a = top[3]; return [0, 1, 2].map((i) => top[i] * a + under[i] * (1 - a)).concat(1); };
   function background(el) {
     const layers = [];
     for (let n = el; n; n = n.parentElement) {
       const cs = getComputedStyle(n);
       const c = parse(cs.backgroundColor);
       // an image: not measurable; a gradient: measured on the colour beneath it, when there is one
-      if (cs.backgroundImage && cs.backgroundImage !== 'none' && (!/gradient/.test(cs.backgroundImage) || !(c && c[3] >= 1))) return null;
+      const image = cs.backgroundImage && cs.backgroundImage !== 'none';
+      if (image && (!/gradient/.test(cs.backgroundImage) || !(c && c[3] >= 1))) return null;
       if (c && c[3] > 0) { layers.push(c); if (c[3] >= 1) break; }
       if (n === document.documentElement && !(c && c[3] >= 1)) layers.push([255, 255, 255, 1]);
     }
@@ -109,5 +112,5 @@ def low_contrast(page: Page, scope: str | None = None) -> list[dict[str, Any]]:
 def on_first_screen(page: Page, selector: str) -> bool:
     """Whether the element's top lies within the first screen (no scrolling needed to find it)."""
     return bool(page.evaluate("""(s) => { const e = document.querySelector(s); if (!e) return false;
-        const r = e.getBoundingClientRect(); return r.top + window.scrollY < window.innerHeight - 40 && r.height > 0; }""",
-                              selector))
+        const r = e.getBoundingClientRect();
+        return r.top + window.scrollY < window.innerHeight - 40 && r.height > 0; }""", selector))

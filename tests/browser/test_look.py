@@ -130,7 +130,7 @@ def test_axe_finds_nothing_serious(browser: Browser, server: ServerProcess, page
             if loc.count() and loc.first.is_visible():
                 loc.first.hover()
                 hovered.append(sel)
-                bad = axe(page, ["color-contrast"]) + [{"id": "low-contrast", "nodes": low_contrast(page)}]
+                bad = [*axe(page, ["color-contrast"]), {"id": "low-contrast", "nodes": low_contrast(page)}]
                 bad = [b for b in bad if b["nodes"]]
                 if bad:
                     found[f"{name} hover {sel}"] = bad

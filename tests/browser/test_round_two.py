@@ -144,7 +144,8 @@ def test_the_log_follows_with_turn_rules_and_one_name_per_player(browser: Browse
     assert not [t for t in texts if t.startswith("You ")], "the log calls a player both 'You' and by name"
     assert any(t.startswith(name) for t in texts)
     assert page.locator("#log li.turn-end").count() >= 2, "no rule between turns"
-    at_end = "() => { const p = document.getElementById('tab-log'); return p.scrollHeight - p.scrollTop - p.clientHeight < 4; }"
+    at_end = ("() => { const p = document.getElementById('tab-log');"
+              " return p.scrollHeight - p.scrollTop - p.clientHeight < 4; }")
     assert page.evaluate(at_end), "the log panel does not show its newest entry"
     # a move: the panel follows to the newest entry
     count = page.locator("#log li").count()
@@ -218,7 +219,8 @@ def test_keyboard_focus_stays_in_the_prompt(browser: Browser, server: ServerProc
     page.keyboard.press("Enter")
     page.wait_for_function("s => document.getElementById('board').dataset.seq !== s", arg=seq)
     page.wait_for_timeout(200)
-    where = page.evaluate("() => document.activeElement && (document.activeElement.closest('[data-prompt]') ? 'prompt' : document.activeElement.tagName)")
+    where = page.evaluate("() => { const a = document.activeElement;"
+                          " return a && (a.closest('[data-prompt]') ? 'prompt' : a.tagName); }")
     assert where == "prompt", f"the focus fell to {where}"
 
 
@@ -253,16 +255,19 @@ def test_tower_cards_and_board_read_clearly(browser: Browser, server: ServerProc
     ready(page)
     # no ability's name overflows its card
     over = page.evaluate("""() => [...document.querySelectorAll('.tol-card-ability')]
-        .filter((n) => n.scrollWidth > n.clientWidth + 1 || n.getBoundingClientRect().right > n.closest('.tol-card').getBoundingClientRect().right + 1)
+        .filter((n) => n.scrollWidth > n.clientWidth + 1
+          || n.getBoundingClientRect().right > n.closest('.tol-card').getBoundingClientRect().right + 1)
         .map((n) => n.textContent)""")
     assert not over, over
     # Beefeaters of different buildings never lie on one another
     clash = page.evaluate("""() => {
-      const t = [...document.querySelectorAll('svg .tol-token')].map((n) => ({ b: n.dataset.building, r: n.getBoundingClientRect() }));
+      const t = [...document.querySelectorAll('svg .tol-token')]
+        .map((n) => ({ b: n.dataset.building, r: n.getBoundingClientRect() }));
       const out = [];
       for (let i = 0; i < t.length; i++) for (let j = i + 1; j < t.length; j++) {
         const a = t[i].r, c = t[j].r;
-        const w = Math.min(a.right, c.right) - Math.max(a.left, c.left), h = Math.min(a.bottom, c.bottom) - Math.max(a.top, c.top);
+        const w = Math.min(a.right, c.right) - Math.max(a.left, c.left);
+        const h = Math.min(a.bottom, c.bottom) - Math.max(a.top, c.top);
         if (w > 4 && h > 4) out.push([t[i].b, t[j].b]);
       }
       return out;
@@ -290,7 +295,8 @@ def weight(page: Page) -> dict[str, Any]:
     return dict(page.evaluate("""() => {
       const nav = performance.getEntriesByType('navigation')[0];
       const items = [{ url: location.pathname, bytes: nav.encodedBodySize }]
-        .concat(performance.getEntriesByType('resource').map((e) => ({ url: new URL(e.name).pathname, bytes: e.encodedBodySize })));
+        .concat(performance.getEntriesByType('resource')
+          .map((e) => ({ url: new URL(e.name).pathname, bytes: e.encodedBodySize })));
       return { items, total: items.reduce((a, b) => a + b.bytes, 0) };
     }"""))
 

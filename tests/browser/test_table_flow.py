@@ -123,6 +123,14 @@ def test_a_dropped_connection_reconnects_by_itself_after_a_server_restart(browse
     expect(page.locator("#connection")).to_have_text("Connected")
     server.kill()
     expect(page.locator("#connection")).not_to_have_text("Connected")
+    # the alarm comes after a few seconds, and the next quiet retries do not hide it again
+    expect(page.locator("#connection")).to_contain_text("Connection lost", timeout=8000)
+    for _ in range(6):
+        page.wait_for_timeout(500)
+        expect(page.locator("#connection")).to_contain_text("Connection lost", timeout=100)
+    # and nobody is told "Your turn" while no move can be sent
+    expect(page.locator("#prompt")).to_contain_text("Not connected")
+    expect(page).not_to_have_title(re.compile("Your turn"))
     server.start()  # same port, same database
     expect(page.locator("#connection")).to_have_text("Connected", timeout=15000)
     with httpx.Client(base_url=server.base) as c:  # the game goes on, and the page sees it

@@ -93,7 +93,7 @@ def test_the_losing_defender_retreats_routed_and_the_attacker_moves_in():
     options = ENGINE.legal_moves(state, lannister)
     assert {"type": "retreat", "to": "the-reach"} not in options  # the attacker came from there
     play(state, lannister, "retreat", to="stoney-sept")
-    assert [u.routed for u in state.units["stoney-sept"]] == [True, True]
+    assert [u.routed for u in state.units["stoney-sept"]] == [True]  # Mace Tyrell destroyed the other
     assert sorted(u.kind for u in state.units["blackwater"]) == ["footman", "knight"]
 
 
@@ -317,3 +317,28 @@ def test_kevan_doubles_attacking_lannister_footmen():
     cards(state, lannister="ser-kevan-lannister", tyrell="margaery-tyrell")
     # 4 + 1 = 5 against 2 + 1 + 1 = 4
     assert combat is not None and combat.strength[seat(state, "lannister")] == 5
+
+
+def test_mace_tyrell_destroys_a_defending_footman_before_strengths_are_counted():
+    state = basic()
+    attack(state, "tyrell", "the-reach", "blackwater", ["knight", "footman"])
+    combat = state.combat
+    cards(state, tyrell="mace-tyrell", lannister="the-hound", stop="retreat")
+    # one footman left: 1 + 1 + 2 = 4 against 3 + 4 = 7
+    assert combat is not None and combat.strength[seat(state, "lannister")] == 4
+
+
+def test_ser_loras_moves_the_winning_march_order_into_the_conquered_area():
+    state = basic({"blackwater": ("lannister", ["footman"])})
+    attack(state, "tyrell", "the-reach", "blackwater", ["knight", "footman"])
+    cards(state, tyrell="ser-loras-tyrell", lannister="cersei-lannister")
+    assert state.orders["blackwater"].token == "march"
+    assert state.decisions.top.kind == "march" and ENGINE.to_act(state) == {seat(state, "tyrell")}
+
+
+def test_arianne_keeps_the_winning_attacker_out():
+    state = basic({"blackwater": ("martell", ["footman"])})
+    attack(state, "tyrell", "the-reach", "blackwater", ["knight", "footman"])
+    cards(state, tyrell="ser-garlan-tyrell", martell="arianne-martell")
+    assert "blackwater" not in state.owner or state.owner["blackwater"] != seat(state, "tyrell")
+    assert sorted(u.kind for u in state.units["the-reach"]) == ["footman", "knight"]
