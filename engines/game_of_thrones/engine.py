@@ -712,8 +712,25 @@ class GameOfThrones(KitEngine[GameState]):
         for s, cid in sorted(c.card.items()):
             state.hands[s].remove(cid)
             log.say("{0} reveals {card}", s, card=HOUSE_CARDS[cid].name)
+        self._mace_tyrell(state, log)
         c.step = "blade"
         self._offer_blade(state, log)
+
+    def _mace_tyrell(self, state: GameState, log: Log) -> None:
+        """Mace Tyrell: immediately destroy one of the opponent's attacking or defending footmen
+        (footmen are alike, so no choice is asked)."""
+        c = state.combat
+        assert c is not None and c.defender is not None
+        for seat, other in ((c.attacker, c.defender), (c.defender, c.attacker)):
+            if c.card.get(seat) != "mace-tyrell":
+                continue
+            if other == c.attacker and "footman" in c.army:
+                c.army.remove("footman")
+            elif other == c.defender and any(u.kind == "footman" for u in state.units.get(c.area, [])):
+                self._destroy(state, c.area, "footman")
+            else:
+                continue
+            log.say("Mace Tyrell: {0} destroys a footman of {1}", seat, other)
 
     def _offer_blade(self, state: GameState, log: Log) -> None:
         """The Valyrian Steel Blade: its holder, when a combatant, may add +1 once a round."""
@@ -973,12 +990,21 @@ class GameOfThrones(KitEngine[GameState]):
         to the discard pile and a house with an empty hand takes its discards back."""
         c = state.combat
         assert c is not None and c.winner is not None
-        if c.winner == c.attacker and c.army:
+        arianne = c.winner == c.attacker and c.card.get(c.defender or 0) == "arianne-martell"
+        if arianne and c.army:
+            # Arianne Martell: the defender lost, but the attackers may not enter
+            self._enter(state, c.attacker, c.origin, c.army, log)
+            log.say("Arianne Martell: {0}'s units go back to {o}", c.attacker, o=_area(c.origin))
+        elif c.winner == c.attacker and c.army:
             if c.area in state.owner and state.owner[c.area] != c.attacker:
                 raise AssertionError("the embattled area is still held")
             self._enter(state, c.attacker, c.area, c.army, log)
             state.garrisons.pop(c.area, None)
             log.say("{0} takes {a}", c.attacker, a=_area(c.area))
+            if c.card.get(c.attacker) == "ser-loras-tyrell":
+                # Ser Loras: the march order moves into the conquered area, to be resolved again
+                state.orders[c.area] = PlacedOrder(c.attacker, c.march)
+                log.say("Ser Loras Tyrell: {0}'s march order moves into {a}", c.attacker, a=_area(c.area))
         for seat, cid in sorted(c.card.items()):
             state.discards[seat].append(cid)
             if seat == c.loser and c.notes.get("roose"):
