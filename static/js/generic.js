@@ -1,24 +1,17 @@
 // A plain renderer for a game that has no board drawing of its own: what the seat may see,
-// and every legal move as a button.
+// and every legal move as a button (the prompt's label when the server gives one).
+import { el, Moves, moveKey } from "./kit.js";
+
 export function renderGeneric(root, ctx) {
   root.replaceChildren();
   if (!ctx.view) return;
-  const moves = document.createElement("div");
-  moves.className = "generic-moves";
-  for (const move of ctx.moves) {
-    const b = document.createElement("button");
-    b.type = "button";
-    b.className = "move";
-    b.textContent = describe(move);
-    b.dataset.move = JSON.stringify(move);
-    b.disabled = ctx.pending;
-    b.addEventListener("click", () => ctx.send(move));
-    moves.append(b);
-  }
-  const pre = document.createElement("pre");
-  pre.className = "generic-view";
-  pre.textContent = JSON.stringify(ctx.view, null, 2);
-  root.append(moves, pre);
+  const moves = new Moves(ctx);
+  const list = el("div", { class: "generic-moves", "data-prompt": "" }, ...ctx.moves.map((move) => {
+    const choice = moves.choice(move);
+    return el("button", { type: "button", class: "move", "data-move": moveKey(move), disabled: ctx.pending,
+      onclick: () => ctx.send(move) }, choice && choice.label ? choice.label : describe(move));
+  }));
+  root.append(list, el("pre", { class: "generic-view", tabindex: "0", text: JSON.stringify(ctx.view, null, 2) }));
 }
 
 function describe(move) {
