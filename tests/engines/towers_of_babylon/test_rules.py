@@ -267,15 +267,15 @@ def test_attack_exhausts_the_raider_and_targets_an_enemy_minion_or_the_enemy_tow
 
 def test_clash_the_defender_may_block_with_a_defender_and_the_clash_is_with_the_blocker():
     state = main_phase()
-    raider = put(state, 0, "fire_ash_hound", BATTLEFIELD)       # might 3, health 2
+    raider = put(state, 0, "fire_cinder_runner", BATTLEFIELD)    # might 2, health 2
     put(state, 1, "light_temple_novice", TOWER)
-    guard = put(state, 1, "light_lantern_warden", RAMPARTS)      # might 2, health 3
+    guard = put(state, 1, "light_lantern_warden", RAMPARTS, damage=1)  # might 2, health 3, 1 damage
     play(state, 0, type="attack", minion=raider.iid, target=TOWER_TARGET)
     assert ENGINE.to_act(state) == {1}
     assert ENGINE.legal_moves(state, 1) == [{"type": "block", "minion": guard.iid}, {"type": "pass"}]
     events = play(state, 1, type="block", minion=guard.iid)
     assert state.minion(raider.iid) is None and raider.iid in state.players[0].discard  # 2 damage on health 2
-    assert state.minion(guard.iid) is None                                            # 3 damage on health 3
+    assert state.minion(guard.iid) is None and guard.iid in state.players[1].discard    # 1 + 2 on health 3
     assert state.players[1].tower == 10 and "clashes" in texts(events)
     assert state.decisions.kind() == R.MAIN and ENGINE.to_act(state) == {0}
 
@@ -283,7 +283,7 @@ def test_clash_the_defender_may_block_with_a_defender_and_the_clash_is_with_the_
 def test_clash_both_deal_their_might_and_a_survivor_keeps_its_damage_markers():
     state = main_phase()
     raider = put(state, 0, "fire_blazing_duelist", BATTLEFIELD)  # 3 might, 3 health
-    target = put(state, 1, "light_halo_sentinel", TOWER)          # 2 might, 5 health
+    target = put(state, 1, "light_halo_sentinel", TOWER)          # 2 might, 4 health
     play(state, 0, type="attack", minion=raider.iid, target=target.iid)
     play(state, 1, type="pass")
     assert raider.damage == 2 and target.damage == 3
@@ -563,10 +563,10 @@ def test_thief_adds_the_levels_the_enemy_tower_lost_to_your_tower():
 
 def test_regenerating_removes_all_damage_at_the_start_of_your_turn():
     state = main_phase(decks=("light_citadel", "fire_legion"))
-    sentinel = put(state, 0, "light_halo_sentinel", RAMPARTS, damage=4)
+    sentinel = put(state, 0, "light_halo_sentinel", RAMPARTS, damage=3)
     squire = put(state, 0, "light_dawn_squire", RAMPARTS, damage=1)
     play(state, 0, type="end")
-    assert sentinel.damage == 4  # only at the start of its controller's turn
+    assert sentinel.damage == 3  # only at the start of its controller's turn
     play(state, 1, type="draw")
     play(state, 1, type="end")
     assert sentinel.damage == 0 and squire.damage == 1
@@ -584,7 +584,7 @@ def test_crush_sends_the_excess_damage_over_a_killed_blocker_to_the_original_tar
 def test_crush_does_nothing_when_the_blocker_survives():
     state = main_phase()
     brute = put(state, 0, "fire_magma_brute", BATTLEFIELD)
-    guard = put(state, 1, "light_halo_sentinel", RAMPARTS)  # 5 health
+    guard = put(state, 1, "earth_boulder_golem", RAMPARTS)  # 6 health
     play(state, 0, type="attack", minion=brute.iid, target=TOWER_TARGET)
     play(state, 1, type="block", minion=guard.iid)
     assert state.players[1].tower == 10 and guard.damage == 4
