@@ -157,17 +157,18 @@ class TowersOfBabylon(KitEngine[GameState]):
             return ([make("block", minion=i) for i in R.blockers(state)]
                     + [make("play", card=c, target=t) for c, t in R.play_moves(state, seat)]
                     + [make("pass")])
-        moves = [make("play", card=c, target=t) for c, t in R.play_moves(state, seat)]
+        # The main phase is listed most often: dict literals in MOVES' canonical field order.
+        moves: list[Move] = [{"type": "play", "card": c, "target": t} for c, t in R.play_moves(state, seat)]
         for m in pl.minions:
             if m.status == READY:
-                moves.extend(make("move", minion=m.iid, zone=z) for z in ZONES if z != m.zone)
-        moves.extend(make("build", minion=m.iid) for m in pl.minions if R.can_build(m))
+                moves.extend({"type": "move", "minion": m.iid, "zone": z} for z in ZONES if z != m.zone)
+        moves.extend({"type": "build", "minion": m.iid} for m in pl.minions if R.can_build(m))
         targets = R.attack_targets(state, seat)
         for m in pl.minions:
             if R.can_attack(m):
-                moves.extend(make("attack", minion=m.iid, target=t) for t in targets)
-        moves.append(make("windows", mode=WHEN_ABLE if pl.windows == ALWAYS else ALWAYS))
-        moves.append(make("end"))
+                moves.extend({"type": "attack", "minion": m.iid, "target": t} for t in targets)
+        moves.append({"type": "windows", "mode": WHEN_ABLE if pl.windows == ALWAYS else ALWAYS})
+        moves.append({"type": "end"})
         return moves
 
     def _deck_moves(self, state: GameState, seat: int) -> list[Move]:

@@ -12,10 +12,24 @@ True
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Callable, Sequence
 
 from engines.base import Move
-from engines.towers_of_babylon.components import BATTLEFIELD, CARDS, EXHAUSTED, RAMPARTS, TOWER, WITCHERY
+from engines.towers_of_babylon.components import (
+    BATTLEFIELD,
+    CARDS,
+    DECK_SIZE,
+    EXHAUSTED,
+    GOAL,
+    IMMOBILE,
+    LAST_TURN,
+    RAMPARTS,
+    READY,
+    TOWER,
+    WITCHERY,
+    ZONES,
+)
 from engines.towers_of_babylon.engine import ENGINE
 from engines.towers_of_babylon.state import TOWER_TARGET, State
 
@@ -104,6 +118,42 @@ def greedy_policy(state: State, seat: int, moves: list[Move], rng: random.Random
         if score > best_score:
             best, best_score = move, score
     return best
+
+
+def check_invariants(state: State) -> None:
+    """What must hold after every move (AssertionError naming what broke):
+
+    * cards are conserved: each seat's 60 cards are, each once, in its deck, hand, discard pile,
+      sacrifice pile, invocations or in play, and no card changes sides;
+    * power sources are conserved: a seat holds exactly one source per card it sacrificed;
+    * towers are between 0 and the goal while the game runs; transformed power is never negative;
+    * every minion in play is alive (damage below health), in a zone, in one of the three states;
+    * turn markers never pass the last turn; the game is over exactly when a tower reached the
+      goal or both players played their last turn;
+    * every awaited seat has a legal move, and nobody else has one.
+    """
+    if state.players[0].deck_list:
+        for seat, pl in enumerate(state.players):
+            ids = pl.deck + pl.hand + pl.discard + pl.sacrifice + pl.invocations + [m.iid for m in pl.minions]
+            assert len(ids) == DECK_SIZE and len(set(ids)) == DECK_SIZE, f"seat {seat}'s cards are not conserved"
+            assert all(i // 100 == seat for i in ids), f"a card changed sides (seat {seat})"
+            assert Counter(state.cards[i] for i in ids) == Counter(pl.deck_list), f"seat {seat}'s deck list"
+            assert set(pl.known_hand) <= set(pl.hand), "a known card is not in the hand"
+            assert len(pl.available) + len(pl.exhausted) == len(pl.sacrifice), f"seat {seat}'s power sources"
+            assert pl.transformed >= 0 and pl.tower >= 0, f"seat {seat}'s counters"
+            assert pl.tower < GOAL or (state.over and state.winner == seat), "a tower passed the goal"
+            assert 0 <= pl.turns <= LAST_TURN, "a turn marker passed the last turn"
+            for m in pl.minions:
+                assert 0 <= m.damage < m.health, f"a dead minion is in play: {m}"
+                assert m.zone in ZONES and m.status in (READY, IMMOBILE, EXHAUSTED) and m.owner == seat
+    if any(p.tower >= GOAL for p in state.players):
+        assert state.over and state.outcome == "goal", "a tower reached the goal and the game goes on"
+    if state.over:
+        assert state.outcome == "goal" or all(p.turns == LAST_TURN for p in state.players), "ended early"
+    awaited = ENGINE.to_act(state)
+    assert state.over == (not awaited), "a running game awaits nobody"
+    for seat in range(2):
+        assert bool(ENGINE.legal_moves(state, seat)) == (seat in awaited), f"seat {seat}'s moves"
 
 
 POLICIES: dict[str, Policy] = {"random": random_policy, "greedy": greedy_policy}
