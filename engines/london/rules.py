@@ -21,7 +21,7 @@ from engines.london.effects import (
     top_borough,
 )
 from engines.london.moves import ACTIONS, MOVES
-from engines.london.state import HAND_LIMIT, LOAN_AMOUNT, REPAY_COST, Player, State, Turn
+from engines.london.state import HAND_LIMIT, LOAN_AMOUNT, REPAY_COST, LondonLog, Player, State, Turn
 
 R1 = "London rule 1: Turn order"
 R2 = "London rule 2: Start of turn"
@@ -207,33 +207,54 @@ def _name(cid: int) -> str:
     return CARDS[cid].name if 0 <= cid < len(CARDS) else f"card {cid}"
 
 
-def _colour_partner(p: Player, cid: int) -> bool:
-    colour = CARDS[cid].colour
-    return any(h != cid and CARDS[h].colour == colour and not CARDS[h].is_pauper for h in p.hand)
+def colour_counts(p: Player) -> dict[str, int]:
+    """How many non-pauper cards of each colour the hand holds (paupers pay no colour)."""
+    counts = {"brown": 0, "blue": 0, "pink": 0, "grey": 0}
+    for h in p.hand:
+        card = CARDS[h]
+        if not card.is_pauper:
+            counts[card.colour] += 1
+    return counts
 
 
-# -- the rule predicates (one per move) -------------------------------------------------
-
-def why_not_develop(s: State, p: Player, cid: int, live: list[Effect] | None = None) -> Refusal | None:
-    """Rule 4: a hand card that is not a pauper, whose £ cost you can meet, and (unless it is an
-    action card, or Wren's favour is pending) with another same-colour non-pauper card in hand.
-    ``live``: ``live_ongoing(p)``, when the caller has it already."""
+def develop_obstacle(s: State, p: Player, cid: int, live: list[Effect] | None = None,
+                     colours: dict[str, int] | None = None) -> str | None:
+    """Rule 4: what first stops developing ``cid`` — "hand" (not in it), "pauper", "cost" (the £,
+    after discounts, beyond money and the loans left) or "colour" (no other same-colour non-pauper
+    card in hand, unless it is an action card or Wren's favour is pending) — or None.
+    ``live``/``colours``: ``live_ongoing(p)`` and ``colour_counts(p)``, when the caller has them."""
     if cid not in p.hand:
-        return Refusal(f"You cannot develop {_name(cid)}: it is not in your hand", R4)
+        return "hand"
     card = CARDS[cid]
     if card.is_pauper:
-        return Refusal("You cannot develop a Pauper: paupers can never be placed", R4)
+        return "pauper"
     if live is None:
         live = live_ongoing(p)
-    cost = develop_cost(p, cid, live)
-    if cost > p.money + s.loan_supply * loan_amount(p, live):  # can_afford, rule 9
-        return Refusal(f"You cannot develop {card.name}: it costs {cost_words(p, cid, cost)}, you "
-                       f"have £{p.money} and the loans left cannot cover it", R4)
-    if not card.is_action and s.turn.free_colour == 0 and not _colour_partner(p, cid):
-        return Refusal(f"You cannot develop {card.name}: it needs a {card.colour} card discarded and "
-                       f"your hand has none (paupers do not count); it would cost "
-                       f"{cost_words(p, cid, cost)}", R4)
-    return None
+    if develop_cost(p, cid, live) > p.money + s.loan_supply * loan_amount(p, live):  # can_afford
+        return "cost"
+    if card.is_action or s.turn.free_colour > 0:
+        return None
+    # the card itself is one of its colour's non-paupers: with a partner, that makes two
+    counts = colours if colours is not None else colour_counts(p)
+    return "colour" if counts[card.colour] < 2 else None
+
+
+def why_not_develop(s: State, p: Player, cid: int) -> Refusal | None:
+    """Rule 4: a hand card that is not a pauper, whose £ cost you can meet, and (unless it is an
+    action card, or Wren's favour is pending) with another same-colour non-pauper card in hand."""
+    obstacle = develop_obstacle(s, p, cid)
+    if obstacle is None:
+        return None
+    if obstacle == "hand":
+        return Refusal(f"You cannot develop {_name(cid)}: it is not in your hand", R4)
+    if obstacle == "pauper":
+        return Refusal("You cannot develop a Pauper: paupers can never be placed", R4)
+    card = CARDS[cid]
+    if obstacle == "cost":
+        return Refusal(f"You cannot develop {card.name}: it costs {cost_words(p, cid)}, you have "
+                       f"£{p.money} and the loans left cannot cover it", R4)
+    return Refusal(f"You cannot develop {card.name}: it needs a {card.colour} card discarded and "
+                   f"your hand has none (paupers do not count); it would cost {cost_words(p, cid)}", R4)
 
 
 def why_not_activate(s: State, p: Player, cid: int) -> Refusal | None:
@@ -338,12 +359,16 @@ _check_bottom = _check_keep
 def _check_choose_action(s: State, seat: int, m: Move) -> Refusal | None:
     p = s.players[seat]
     a = m["action"]
-    live = live_ongoing(p)
-    if a == "develop" and all(why_not_develop(s, p, c, live) for c in p.hand):
-        return Refusal("You cannot choose Develop: no card in your hand can be developed (each needs "
-                       "a same-colour card to discard and its £ cost; paupers never)", R4)
-    if a == "buy_land" and all(why_not_buy(s, p, k) for k in s.market):
-        return Refusal("You cannot choose Buy Land: no borough on the market is within your means", R5)
+    if a == "develop":
+        live, colours = live_ongoing(p), colour_counts(p)
+        if all(develop_obstacle(s, p, c, live, colours) for c in p.hand):
+            return Refusal("You cannot choose Develop: no card in your hand can be developed (each "
+                           "needs a same-colour card to discard and its £ cost; paupers never)", R4)
+    elif a == "buy_land":
+        reach = p.money + s.loan_supply * loan_amount(p)  # what can_afford allows
+        if all(BOROUGHS[k].cost > reach for k in s.market):  # why_not_buy for each
+            return Refusal("You cannot choose Buy Land: no borough on the market is within your "
+                           "means", R5)
     return None
 
 
@@ -520,71 +545,82 @@ def refusal(s: State, seat: int, m: Move) -> Refusal | None:
 
 # -- candidates -----------------------------------------------------------------------
 
-def _table(typ: str, field: str, values: Iterable[Any]) -> dict[Any, Move]:
-    return {v: MOVES.make(typ, **{field: v}) for v in values}
+Candidate = tuple[Move, Callable[[State, int, Move], "Refusal | None"]]
+"""A move of the current step and the check that decides whether it is legal now."""
 
 
-_PLAIN = {t: MOVES.make(t) for t in ("repay_loan", "take_loan", "scry", "stop_drawing",
+def _candidate(typ: str, **fields: Any) -> Candidate:
+    return MOVES.make(typ, **fields), CHECKS[typ]
+
+
+def _table(typ: str, field: str, values: Iterable[Any]) -> dict[Any, Candidate]:
+    return {v: _candidate(typ, **{field: v}) for v in values}
+
+
+_PLAIN = {t: _candidate(t) for t in ("repay_loan", "take_loan", "scry", "stop_drawing",
                                      "borough_ability", "end_action", "end_turn")}
-_DECK_DRAW = MOVES.make("draw", **{"from": "deck"})
-_BOARD_DRAW = {c: MOVES.make("draw", **{"from": "board", "card": c}) for c in CARD_IDS}
+_DECK_DRAW = _candidate("draw", **{"from": "deck"})
+_BOARD_DRAW = {c: _candidate("draw", **{"from": "board", "card": c}) for c in CARD_IDS}
 _BY_CARD = {t: _table(t, "card", CARD_IDS) for t in ("keep", "bottom", "develop", "discard_for_colour",
                                                        "activate", "pay", "flip", "discard")}
-_CHOOSE = [MOVES.make("choose_action", action=a) for a in ACTIONS]
 _PLACE = _table("place", "stack", ["new", *range(len(CARD_IDS))])
 _BUY = _table("buy", "borough", BOROUGHS)
-"""Every candidate move, made once by ``MOVES.make`` in canonical form; ``legal_moves`` hands out
-copies of those that pass their check."""
+_FIXED = {"action": [*(_candidate("choose_action", action=a) for a in ACTIONS), _PLAIN["take_loan"]],
+          "end": [_PLAIN["end_turn"], _PLAIN["take_loan"]], "over": []}
+"""Every candidate move, made once by ``MOVES.make`` in canonical form with its check;
+``legal_moves`` hands out copies of those that pass."""
 
 
-def _candidates(s: State, seat: int) -> list[Move]:
-    p = s.players[seat]
+def _candidates(s: State, seat: int) -> list[Candidate]:
     t = s.turn
     step = t.step
-    out: list[Move] = []
+    fixed = _FIXED.get(step)
+    if fixed is not None:
+        return fixed
+    p = s.players[seat]
+    out: list[Candidate]
     if step == "start":
-        out.append(_PLAIN["repay_loan"])
-        out.append(_DECK_DRAW)
-        out.extend(_BOARD_DRAW[c] for c in s.board_cards())
+        out = [_PLAIN["repay_loan"], _DECK_DRAW]
+        out.extend([_BOARD_DRAW[c] for c in s.board_cards()])
         out.append(_PLAIN["scry"])
         out.append(_PLAIN["stop_drawing"])
     elif step == "draw_three":
-        out.append(_DECK_DRAW)
-        out.extend(_BOARD_DRAW[c] for c in s.board_cards())
+        out = [_DECK_DRAW]
+        out.extend([_BOARD_DRAW[c] for c in s.board_cards()])
     elif step == "scry_keep":
-        out.extend(_BY_CARD["keep"][c] for c in t.scry)
+        out = [_BY_CARD["keep"][c] for c in t.scry]
     elif step == "scry_bottom":
-        out.extend(_BY_CARD["bottom"][c] for c in t.scry)
-    elif step == "action":
-        out.extend(_CHOOSE)
+        out = [_BY_CARD["bottom"][c] for c in t.scry]
     elif step == "develop":
-        out.extend(_BY_CARD["develop"][c] for c in p.hand)
+        table = _BY_CARD["develop"]
+        out = [table[c] for c in p.hand]
         out.append(_PLAIN["end_action"])
     elif step == "develop_discard":
-        out.extend(_BY_CARD["discard_for_colour"][c] for c in p.hand)
+        table = _BY_CARD["discard_for_colour"]
+        out = [table[c] for c in p.hand]
     elif step == "develop_place":
-        out.append(_PLACE["new"])
-        out.extend(_PLACE[i] for i in range(len(p.stacks)))
+        out = [_PLACE["new"]]
+        out.extend([_PLACE[i] for i in range(len(p.stacks))])
     elif step == "buy":
-        out.extend(_BUY[k] for k in s.market)
+        out = [_BUY[k] for k in s.market]
     elif step == "run":
-        out.extend(_BY_CARD["activate"][st[-1]] for st in p.stacks)
+        table = _BY_CARD["activate"]
+        out = [table[st[-1]] for st in p.stacks]
         out.append(_PLAIN["borough_ability"])
         out.append(_PLAIN["end_action"])
     elif step == "run_pay":
-        out.extend(_BY_CARD["pay"][c] for c in p.hand)
+        table = _BY_CARD["pay"]
+        out = [table[c] for c in p.hand]
     elif step == "hospital":
         assert t.pending is not None
-        out.append(_BY_CARD["flip"][t.pending])
+        out = [_BY_CARD["flip"][t.pending]]
         h = hospital_of(p, t.pending)
         if h is not None:
             out.append(_BY_CARD["flip"][h])
-    elif step == "discard":
-        out.extend(_BY_CARD["discard"][c] for c in p.hand)
-    elif step == "end":
-        out.append(_PLAIN["end_turn"])
-    if step != "over":
-        out.append(_PLAIN["take_loan"])
+    else:  # "discard"
+        table = _BY_CARD["discard"]
+        out = [table[c] for c in p.hand]
+    out.append(_PLAIN["take_loan"])
     return out
 
 
@@ -592,13 +628,13 @@ def legal_moves(s: State, seat: int) -> list[Move]:
     """Every legal move of ``seat`` now (empty when it is not that seat's turn), in canonical form."""
     if s.over or seat != s.current:
         return []
-    if s.turn.step == "develop":  # the same checks, with the live abilities looked up once
+    if s.turn.step == "develop":  # the same checks, with the hand and abilities looked at once
         p = s.players[seat]
-        live = live_ongoing(p)
-        return [m.copy() for m in _candidates(s, seat)
-                if (why_not_develop(s, p, m["card"], live) if m["type"] == "develop"
-                    else CHECKS[m["type"]](s, seat, m)) is None]
-    return [m.copy() for m in _candidates(s, seat) if CHECKS[m["type"]](s, seat, m) is None]
+        live, colours = live_ongoing(p), colour_counts(p)
+        return [m.copy() for m, check in _candidates(s, seat)
+                if (develop_obstacle(s, p, m["card"], live, colours) if check is _check_develop
+                    else check(s, seat, m)) is None]
+    return [m.copy() for m, check in _candidates(s, seat) if check(s, seat, m) is None]
 
 
 # -- applying moves (after validation) ------------------------------------------------
@@ -676,7 +712,7 @@ def _end_turn(s: State, seat: int, log: Log) -> None:
 
 def apply(s: State, seat: int, m: Move) -> Log:
     """Carry out a move already found legal by ``refusal``; the log lines it makes."""
-    log = Log()
+    log = LondonLog()
     p = s.players[seat]
     t = s.turn
     typ = m["type"]
