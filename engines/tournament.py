@@ -7,14 +7,15 @@ other seats (``good,easy`` at four seats: one good bot against three easy ones).
 entrant ``i`` at seat ``(i + g) % seats``, so no entrant always sits first, and is dealt with a
 seed drawn from ``--seed`` and ``g``: the same command plays the same games. Prints each entrant's
 and each level's share of the wins (a shared victory is split) with its 95% Wilson interval, the
-average game length in moves, and each level's CPU time per decision (moves with a single
-legal choice are not decisions), then what the game's bot hooks say about balance: for every
+average game length in moves, and each level's CPU time per decision (a move with a single
+sensible choice is not a decision), then what the game's bot hooks say about balance: for every
 component a winner can hold (a card, a borough, a deck), how often its holder won.
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import math
 import sys
@@ -23,6 +24,7 @@ from collections import defaultdict
 from collections.abc import Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from engines.base import Engine, new_game
@@ -119,7 +121,7 @@ def play_one(setup: Setup, g: int) -> Outcome:
         start = time.thread_time()
         choice = decide(engine, state, seat, level, rngs[who], setup.budget)
         spent = time.thread_time() - start
-        if len(engine.legal_moves(state, seat)) > 1:
+        if choice.considered > 1:
             out.decisions[level] = out.decisions.get(level, 0) + 1
             out.seconds[level] = out.seconds.get(level, 0.0) + spent
             out.slowest[level] = max(out.slowest.get(level, 0.0), spent)
@@ -141,8 +143,8 @@ def _play(args: tuple[Setup, int]) -> Outcome:
     return play_one(*args)
 
 
-def run(setup: Setup, games: int, jobs: int) -> Iterator[Outcome]:
-    tasks = [(setup, g) for g in range(games)]
+def run(setup: Setup, games: range, jobs: int) -> Iterator[Outcome]:
+    tasks = [(setup, g) for g in games]
     if jobs <= 1:
         yield from map(_play, tasks)
         return
@@ -240,6 +242,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                    help="good's CPU seconds per move (0: none, the games are then reproducible)")
     p.add_argument("--option", action="append", default=[], help="a game option, key=value")
     p.add_argument("--balance", action="store_true", help="also print the balance table")
+    p.add_argument("--first", type=int, default=0, help="the first game's number (to play a tournament in parts)")
+    p.add_argument("--record", help="append each game's outcome to this file (JSON lines)")
+    p.add_argument("--report", nargs="+", metavar="FILE",
+                   help="print the report of recorded games (with the same game, seats and bots) instead of playing")
     a = p.parse_args(argv)
     engine = engine_for(a.game)
     if not engine.min_seats <= a.seats <= engine.max_seats:
@@ -250,12 +256,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     levels += [levels[-1]] * (a.seats - len(levels))
     budget = Budget(a.iterations, a.seconds or None)
     setup = Setup(a.game, a.seats, tuple(levels), a.seed, budget, parse_options(a.option))
-    report = Report(setup, list(run(setup, a.games, a.jobs)))
+    if a.report:
+        outcomes = [Outcome(**json.loads(line)) for name in a.report
+                    for line in Path(name).read_text(encoding="utf-8").splitlines() if line.strip()]
+    else:
+        outcomes = []
+        for o in run(setup, range(a.first, a.first + a.games), a.jobs):
+            outcomes.append(o)
+            if a.record:
+                with open(a.record, "a", encoding="utf-8") as f:
+                    f.write(json.dumps(dataclasses.asdict(o)) + "\n")
+    report = Report(setup, outcomes)
     lines = report.lines()
     if not a.balance:
         lines = lines[:len(lines) - len(report.balance())]
     print("\n".join(lines))
-    return 1 if any(o.error for o in report.outcomes) else 0
+    return 1 if any(o.error for o in outcomes) else 0
 
 
 if __name__ == "__main__":

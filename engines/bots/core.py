@@ -50,6 +50,8 @@ class Choice:
     move: Move
     iterations: int = 0
     """Search iterations spent (0: no search was needed, or the level does not search)."""
+    considered: int = 1
+    """How many moves were worth considering (1: the move was forced, or the only sensible one)."""
 
 
 def position(engine: Engine, state: Any, seat: int, hooks: Hooks) -> Any:
@@ -69,15 +71,16 @@ def decide(engine: Engine, state: Any, seat: int, level: str, rng: Rng, budget: 
         raise ValueError(f"seat {seat} has no legal move")
     hooks = hooks_for(engine) if hooks is None else hooks
     if len(legal) == 1:
-        return Choice(legal[0])
+        return Choice(legal[0], considered=1)
     base = position(engine, state, seat, hooks)
     determinize = engine.determinize  # type: ignore[attr-defined]
-    if level == "easy":
-        seen = determinize(base, seat, rng) if hooks.sensible is not None else base
-        return Choice(pick_by_kind(sensible_moves(hooks, engine, seen, seat, legal), rng))
-    seats = _seats(engine, state)
-    stats = ismcts.search(engine, base, seat, seats, hooks, rng, budget.iterations, budget.deadline())
-    return Choice(ismcts.best_move(stats.root, legal), stats.iterations)
+    seen = determinize(base, seat, rng) if hooks.sensible is not None else base
+    moves = sensible_moves(hooks, engine, seen, seat, legal)
+    if level == "easy" or len(moves) == 1:
+        return Choice(pick_by_kind(moves, rng), considered=len(moves))
+    stats = ismcts.search(engine, base, seat, _seats(engine, state), hooks, rng, budget.iterations,
+                          budget.deadline())
+    return Choice(ismcts.best_move(stats.root, moves), stats.iterations, len(moves))
 
 
 def _seats(engine: Engine, state: Any) -> int:

@@ -53,6 +53,8 @@ NONE = Hooks()
 
 GAMES: dict[str, str] = {
     "tally": "engines.bots.tally",
+    "london": "engines.bots.london",
+    "tower_of_london": "engines.bots.tower_of_london",
 }
 """Game id -> the module whose ``HOOKS`` serve it (imported when first asked for)."""
 
@@ -86,7 +88,7 @@ def kind(move: Move) -> tuple[Any, ...]:
     >>> kind({"type": "draw", "from": "board", "card": 7})
     ('draw', 'board')
     """
-    return (move["type"], *(v for k, v in move.items() if k != "type" and isinstance(v, str)))
+    return tuple([v for v in move.values() if v.__class__ is str])
 
 
 def generic_sensible(moves: list[Move]) -> list[Move]:
@@ -112,6 +114,13 @@ def pick_by_kind(moves: list[Move], rng: Rng) -> Move:
     moves do not drown the one "end the turn"."""
     kinds: dict[tuple[Any, ...], list[Move]] = {}
     for m in moves:
-        kinds.setdefault(kind(m), []).append(m)
+        key = tuple([v for v in m.values() if v.__class__ is str])
+        group = kinds.get(key)
+        if group is None:
+            kinds[key] = [m]
+        else:
+            group.append(m)
+    if len(kinds) == 1:
+        return moves[rng.below(len(moves))]
     group = list(kinds.values())[rng.below(len(kinds))]
     return group[rng.below(len(group))]

@@ -1,7 +1,8 @@
 """Single-observer Information Set Monte Carlo Tree Search (Cowling, Powley and Whitehouse, 2012).
 
 One tree for the bot's information set. Every iteration draws a fresh determinization of the
-position for the bot's seat, walks the tree using only the moves legal in that determinization
+position for the bot's seat, walks the tree using only the sensible moves (``hooks.py``: every
+legal move but passes and what the game's hook rules out) of that determinization
 (a child's *availability* counts how often it could have been chosen, and replaces the parent's
 visits in UCB), adds one node, plays the rest out (random sensible moves, or a few of them and then
 the game's evaluation), and credits each node with the reward of the seat that chose it.
@@ -19,6 +20,7 @@ from typing import Any
 
 from engines.base import Engine, Move
 from engines.bots.hooks import Hooks, move_key, pick_by_kind, sensible_moves
+from engines.kit.engine import KitEngine
 from engines.kit.rng import Rng
 
 MAX_PLAYOUT = 5000
@@ -58,8 +60,15 @@ def shares(engine: Engine, state: Any, seats: int) -> list[float]:
     return [won if s in result.winners else 0.0 for s in range(seats)]
 
 
+def player(engine: Engine) -> Callable[[Any, int, Move], object]:
+    """How the search plays a move it took from ``legal_moves``: a kit engine's ``apply`` (the
+    move is known legal, so its checks are skipped), else ``play``."""
+    return engine.apply if isinstance(engine, KitEngine) else engine.play
+
+
 def playout(engine: Engine, state: Any, seats: int, me: int, hooks: Hooks, rng: Rng) -> Sequence[float]:
     """Play on from ``state`` (changing it) and return each seat's reward."""
+    play = player(engine)
     limit = hooks.depth if hooks.evaluate is not None and hooks.depth is not None else MAX_PLAYOUT
     for _ in range(limit):
         awaited = engine.to_act(state)
@@ -67,7 +76,7 @@ def playout(engine: Engine, state: Any, seats: int, me: int, hooks: Hooks, rng: 
             return shares(engine, state, seats)
         seat = actor(awaited, me)
         moves = sensible_moves(hooks, engine, state, seat, engine.legal_moves(state, seat))
-        engine.play(state, seat, pick_by_kind(moves, rng))
+        play(state, seat, pick_by_kind(moves, rng))
     if not engine.to_act(state):
         return shares(engine, state, seats)
     if hooks.evaluate is not None:
@@ -83,6 +92,7 @@ def search(engine: Engine, base: Any, seat: int, seats: int, hooks: Hooks, rng: 
     root = stats.root
     c = hooks.exploration
     determinize = engine.determinize  # type: ignore[attr-defined]
+    play = player(engine)
     while stats.iterations < iterations and not (stats.iterations and out_of_time()):
         stats.iterations += 1
         state = determinize(base, seat, rng)
@@ -95,7 +105,7 @@ def search(engine: Engine, base: Any, seat: int, seats: int, hooks: Hooks, rng: 
                 rewards = shares(engine, state, seats)
                 break
             mover = actor(awaited, seat)
-            legal = engine.legal_moves(state, mover)
+            legal = sensible_moves(hooks, engine, state, mover, engine.legal_moves(state, mover))
             untried: list[tuple[str, Move]] = []
             best: Node | None = None
             best_score = -math.inf
@@ -113,11 +123,11 @@ def search(engine: Engine, base: Any, seat: int, seats: int, hooks: Hooks, rng: 
             if untried:
                 key, m = untried[rng.below(len(untried))]
                 child = node.children[key] = Node(mover, m, available=1)
-                engine.play(state, mover, m)
+                play(state, mover, m)
                 path.append(child)
                 break
             assert best is not None and best.move is not None
-            engine.play(state, mover, best.move)
+            play(state, mover, best.move)
             path.append(best)
             node = best
         if rewards is None:
@@ -130,7 +140,7 @@ def search(engine: Engine, base: Any, seat: int, seats: int, hooks: Hooks, rng: 
 
 
 def best_move(root: Node, legal: list[Move]) -> Move:
-    """The most visited of the bot's legal moves (then the best average, then the first listed)."""
+    """The most visited of the bot's moves (then the best average, then the first listed)."""
     def rank(item: tuple[int, Move]) -> tuple[int, float, int]:
         i, m = item
         child = root.children.get(move_key(m))
