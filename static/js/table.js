@@ -320,8 +320,7 @@ function renderResult() {
   const next = el("p", { class: "next-game" });
   if (state.again) next.append(el("a", { class: "button primary play-again", href: state.again.href, text: state.again.mine ? "Go to your new table" : `Join ${state.again.by}'s new table` }));
   else if (boot.you) next.append(el("button", { type: "button", class: "primary play-again", onclick: playAgain, text: "Play again" }),
-    el("span", { class: "hint", text: " a new table of the same game; the others are invited in the chat" }));
-  next.append(el("span", { class: "hint", text: " · Replays are not available yet." }));
+    el("span", { class: "note", text: " — a new table of the same game; the others are invited in the chat." }));
   parts.push(next);
   box.replaceChildren(...parts);
   if (state.seed) {

@@ -31,8 +31,9 @@ def settle(page: Page) -> None:
     page.evaluate("() => document.getAnimations().forEach((a) => { try { a.finish(); } catch (e) { /* infinite */ } })")
 
 
-def axe(page: Page, rules: list[str] | None = None) -> list[dict[str, Any]]:
-    """axe-core's serious and critical violations on the page as it is now."""
+def axe(page: Page, rules: list[str] | None = None, scope: str | None = None) -> list[dict[str, Any]]:
+    """axe-core's serious and critical violations on the page as it is now (or in the first
+    element matching ``scope``)."""
     if not page.evaluate("() => typeof window.axe === 'object'"):
         page.add_script_tag(path=str(AXE))
     settle(page)
@@ -41,7 +42,8 @@ def axe(page: Page, rules: list[str] | None = None) -> list[dict[str, Any]]:
         options["runOnly"] = {"type": "rule", "values": rules}
     else:
         options["runOnly"] = {"type": "tag", "values": AXE_TAGS}
-    found = page.evaluate("async (o) => (await axe.run(document, o)).violations", options)
+    found = page.evaluate("async ([o, s]) => (await axe.run(s ? document.querySelector(s) : document, o)).violations",
+                          [options, scope])
     return [{"id": v["id"], "impact": v["impact"], "help": v["help"],
              "nodes": [{"target": n["target"], "summary": n.get("failureSummary", "")[:300]} for n in v["nodes"][:6]],
              "count": len(v["nodes"])}
