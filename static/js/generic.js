@@ -1,6 +1,6 @@
 // A plain renderer for a game that has no board drawing of its own: what the seat may see,
 // and every legal move as a button (the prompt's label when the server gives one).
-import { el, Moves, moveKey } from "./kit.js";
+import { choiceButton, el, Moves } from "./kit.js";
 
 export function renderGeneric(root, ctx) {
   root.replaceChildren();
@@ -8,8 +8,8 @@ export function renderGeneric(root, ctx) {
   const moves = new Moves(ctx);
   const list = el("div", { class: "generic-moves", "data-prompt": "" }, ...ctx.moves.map((move) => {
     const choice = moves.choice(move);
-    return el("button", { type: "button", class: "move", "data-move": moveKey(move), disabled: ctx.pending,
-      onclick: () => ctx.send(move) }, choice && choice.label ? choice.label : describe(move));
+    const label = choice && choice.label ? choice.label : describe(move);
+    return choiceButton({ move, label }, ctx.send, { class: "move", disabled: ctx.pending });
   }));
   root.append(list, el("pre", { class: "generic-view", tabindex: "0", text: JSON.stringify(ctx.view, null, 2) }));
 }

@@ -38,6 +38,16 @@ export const plural = (n, one, many = one + "s") => `${n} ${n === 1 ? one : many
 /** A number with a real minus sign: "−7", and "+3" when asked. */
 export const signed = (n, plus = false) => (n < 0 ? `−${-n}` : plus && n > 0 ? `+${n}` : String(n));
 
+/** Makes a drawn thing (an SVG group, a div) act as a button: a click, Enter or Space. */
+export function activate(node, handler) {
+  node.setAttribute("tabindex", "0");
+  node.setAttribute("role", "button");
+  node.addEventListener("click", handler);
+  node.addEventListener("keydown", (e) => {
+    if (e.key === "Enter" || e.key === " ") { e.preventDefault(); handler(e); }
+  });
+}
+
 // -- moves ---------------------------------------------------------------------------------
 
 function canonical(v) {

@@ -294,7 +294,7 @@ function setupSound() {
   const paint = () => {
     const on = soundOn();
     button.setAttribute("aria-pressed", String(on));
-    button.textContent = on ? "♪ Turn sound: on" : "♪ Turn sound: off";
+    button.textContent = on ? "♪ Sound: on" : "♪ Sound: off";
     button.title = on ? "A soft chime plays when it becomes your turn" : "Play a soft chime when it becomes your turn";
   };
   button.addEventListener("click", () => {

@@ -5,7 +5,7 @@
 // Redrawing is by section: each section's markup is rebuilt as a string and the DOM is only
 // touched when that string changed, so a view update costs a few string joins. Clicks are
 // handled once, on the root. The renderer keeps its own little state between calls: the reason
-// last shown for a disabled thing, the element whose move is on its way, and the endgame notice.
+// last shown for a disabled thing, the element whose move is on its way.
 // Why a thing cannot be chosen is the server's word (prompt.unavailable); a move that would take
 // a loan (choice.loans) says so on the card and asks before it is sent.
 
@@ -17,7 +17,7 @@ export const ownResult = true;
 
 const S = {
   root: null, ctx: null, moves: null, sections: {}, why: null, whySeq: -1,
-  sent: null, sentSeq: -1, endgameSeen: false, lastStep: null,
+  sent: null, lastStep: null,
 };
 
 const COLOURS = { brown: "Brown", blue: "Blue", pink: "Pink", grey: "Pauper" };
@@ -39,6 +39,8 @@ const ACTIONS = [
   ["run_city", "Run the City", "Activate your face-up cards, then take poverty"],
   ["draw_three", "Draw Three", "Draw three cards, deck or board"],
 ];
+// the plain choices shown as buttons, with their look
+const SIMPLE = { draw: "", scry: "", stop_drawing: "", borough_ability: "must", place: "", end_action: "", end_turn: "primary" };
 const WHERE = { any: "borough", north: "north borough", south: "south borough", river: "river borough" };
 
 // -- small helpers --------------------------------------------------------------------------
@@ -66,40 +68,42 @@ function whyNot(match, fallback = "Not a choice at this step") {
 function effect(e) {
   const n = e.amount ?? e.count ?? 0;
   switch (e.do) {
-    case "gain_money": return `<i class="s money" title="Gain £${n}">£${n}</i>`;
-    case "gain_prestige": return `<i class="s now" title="+${n} prestige now">${n}</i>`;
-    case "gain_poverty": return `<i class="s pov" title="+${n} poverty">+${n}</i>`;
-    case "alleviate_poverty": return `<i class="s pov" title="−${n} poverty">−${n}</i>`;
-    case "draw": return `<i class="s draw" title="Draw ${n} from the deck">+${n}</i>`;
+    case "gain_money": return `<i class="s money">£${n}</i>`;
+    case "gain_prestige": return `<i class="s now">${n}</i>`;
+    case "gain_poverty": return `<i class="s pov">+${n}</i>`;
+    case "alleviate_poverty": return `<i class="s pov">−${n}</i>`;
+    case "draw": return `<i class="s draw">+${n}</i>`;
     case "money_per_borough":
-      return `<i class="s money" title="£${n} per ${WHERE[e.where]} you own">£${n}</i><small>/${esc(WHERE[e.where])}</small>`;
+      return `<i class="s money">£${n}</i><small>/${esc(WHERE[e.where])}</small>`;
     case "alleviate_per_borough":
-      return `<i class="s pov" title="−${n} poverty per ${WHERE[e.where]} you own">−${n}</i><small>/${esc(WHERE[e.where])}</small>`;
+      return `<i class="s pov">−${n}</i><small>/${esc(WHERE[e.where])}</small>`;
     case "prestige_per_colour":
-      return `<i class="s now" title="+${n} prestige per face-up ${e.colour} card">${n}</i><small>/${esc(e.colour)} card</small>`;
+      return `<i class="s now">${n}</i><small>/${esc(e.colour)} card</small>`;
     case "money_per_colour":
-      return `<i class="s money" title="£${n} per face-up ${e.colour} card">£${n}</i><small>/${esc(e.colour)} card</small>`;
+      return `<i class="s money">£${n}</i><small>/${esc(e.colour)} card</small>`;
     case "free_colour_discard": return `<small>next develop: no colour discard</small>`;
     default: return `<small>${esc(e.do)}</small>`;
   }
 }
 
 function payGlyph(a) {
-  if (a.pay === "money") return `<i class="s pay" title="Pay £${a.amount} to activate">£${a.amount}</i><b class="arrow">→</b>`;
-  if (a.pay === "discard") return `<i class="s discard" title="Discard a card to activate">🂠</i><b class="arrow">→</b>`;
+  if (a.pay === "money") return `<i class="s pay">£${a.amount}</i><b class="arrow">→</b>`;
+  if (a.pay === "discard") return `<i class="s discard">🂠</i><b class="arrow">→</b>`;
   return "";
 }
 
-function cardText(c) {
-  const bits = [`${c.name} — ${COLOURS[c.colour] || c.colour}`];
-  if (c.kind === "pauper") bits.push("a pauper: it can never be developed; discard it to pay an activation to shed it");
-  else if (c.kind === "action") bits.push(`action card: ${c.on_play ? c.on_play.text : ""}`);
-  else bits.push(`costs £${c.cost} to develop`);
-  if (c.activation) bits.push(c.activation.text.replace("⤵", "(then flips face-down)"));
-  if (c.ongoing) bits.push(c.ongoing.text);
-  if (c.prestige) bits.push(`${c.prestige} end-game prestige`);
-  return bits.join("; ");
+/** A card in words: read by screen readers, and shown in full by the zoom. */
+function cardLines(c) {
+  const lines = [];
+  if (c.kind === "pauper") lines.push("A pauper: it can never be developed; discard it to pay an activation to shed it");
+  else if (c.kind === "action") lines.push(`Action card: ${c.on_play ? c.on_play.text : ""}`);
+  else lines.push(`Develop: £${c.cost} and another ${c.colour} card discarded`);
+  if (c.activation) lines.push(`Activate: ${c.activation.text.replace("⤵", "(then it flips face-down)")}`);
+  if (c.ongoing) lines.push(`Always: ${c.ongoing.text}`);
+  if (c.prestige) lines.push(`${c.prestige} end-game prestige`);
+  return lines;
 }
+const cardText = (c) => [`${c.name} — ${COLOURS[c.colour] || c.colour}`, ...cardLines(c)].join("; ");
 
 /** One card. opts: {k, move, why, cls, tag, faceDown, note, interactive} */
 function card(ref, opts = {}) {
@@ -117,17 +121,17 @@ function card(ref, opts = {}) {
   if (down) {
     body = `<span class="lc-back" aria-hidden="true">❦</span><span class="lc-name">${esc(c.name)}</span>` +
       `<span class="lc-band">${esc(colour)} · face-down</span>` +
-      (c.prestige ? `<span class="lc-foot"><i class="s end" title="${c.prestige} end-game prestige">${c.prestige}</i></span>` : "");
+      (c.prestige ? `<span class="lc-foot"><i class="s end">${c.prestige}</i></span>` : "");
   } else {
     let line = "";
-    if (c.activation) line = payGlyph(c.activation) + c.activation.effects.map(effect).join("") + (c.activation.flips ? `<i class="s flip" title="Flips face-down once activated">⤵</i>` : "");
+    if (c.activation) line = payGlyph(c.activation) + c.activation.effects.map(effect).join("") + (c.activation.flips ? `<i class="s flip">⤵</i>` : "");
     else if (c.on_play) line = `<small class="k">Action:</small>` + c.on_play.effects.map(effect).join("");
     else if (c.kind === "pauper") line = `<small class="k">Pauper — cannot be developed</small>`;
     else if (!c.ongoing) line = `<small class="k">No ability</small>`;
     body =
       `<span class="lc-band"><span>${esc(colour)}</span><span class="era">${esc(c.era)}</span></span>` +
-      `<span class="lc-head">${c.kind === "building" ? `<i class="s cost" title="Costs £${c.cost} to develop">£${c.cost}</i>` : "<span></span>"}` +
-      `${c.prestige ? `<i class="s end" title="${c.prestige} end-game prestige">${c.prestige}</i>` : ""}</span>` +
+      `<span class="lc-head">${c.kind === "building" ? `<i class="s cost">£${c.cost}</i>` : "<span></span>"}` +
+      `${c.prestige ? `<i class="s end">${c.prestige}</i>` : ""}</span>` +
       `<span class="lc-name">${esc(c.name)}</span>` +
       `<span class="lc-act">${line}</span>` +
       (c.ongoing ? `<span class="lc-on">${esc(c.ongoing.text)}</span>` : "");
@@ -152,13 +156,7 @@ function zoomCard(node) {
   } else {
     const c = v.catalogue.cards[node.dataset.key];
     if (!c) return null;
-    const lines = [];
-    if (c.kind === "pauper") lines.push("A pauper: it can never be developed. Discard it to pay for an activation to be rid of it.");
-    else if (c.kind === "action") lines.push(`Action card: ${c.on_play ? c.on_play.text : ""}`);
-    else lines.push(`Costs £${c.cost} to develop, and a ${c.colour} card discarded from your hand.`);
-    if (c.activation) lines.push(`Activate (Run the City): ${c.activation.text.replace("⤵", "").trim()}${c.activation.flips ? " — then it flips face-down." : ""}`);
-    if (c.ongoing) lines.push(`Always: ${c.ongoing.text}`);
-    if (c.prestige) lines.push(`${c.prestige} end-game prestige.`);
+    const lines = cardLines(c);
     box.innerHTML = `<p class="z-name">${esc(c.name)}</p><p class="z-band c-${esc(c.colour)}">${esc(COLOURS[c.colour] || c.colour)} · era ${esc(c.era)}</p>` +
       `<ul>${lines.map((l) => `<li>${esc(l)}</li>`).join("")}</ul>`;
   }
@@ -181,8 +179,8 @@ function borough(bkey, opts = {}) {
   return `<${tag} class="bt ${b.side}${opts.live ? " live" : ""}${opts.move ? (loans ? " loan" : " can") : ""}${opts.cls ? " " + opts.cls : ""}" data-borough="${esc(bkey)}"${attrs}>` +
     `<span aria-hidden="true" class="bt-in"><span class="bt-top"><i class="s cost">£${b.cost}</i><span class="bt-name">${esc(b.name)}</span></span>` +
     `<span class="bt-side">${b.side === "north" ? "North" : "South"}${b.river ? " · river" : ""}${opts.live ? ' · <b class="live-tag">live</b>' : ""}</span>` +
-    `<span class="bt-gain"><i class="s draw" title="Draw ${b.draw}">+${b.draw}</i><i class="s now" title="+${b.prestige} prestige">${b.prestige}</i>` +
-    `${b.relief ? `<i class="s pov" title="−${b.relief} poverty">−${b.relief}</i>` : ""}</span>` +
+    `<span class="bt-gain"><i class="s draw">+${b.draw}</i><i class="s now">${b.prestige}</i>` +
+    `${b.relief ? `<i class="s pov">−${b.relief}</i>` : ""}</span>` +
     `${b.text ? `<span class="bt-text">${esc(b.text)}</span>` : ""}` +
     `${loans ? `<span class="lc-note lc-loan">needs ${loans === 1 ? "a £10 loan" : `${loans} £10 loans`}</span>` : ""}</span>` +
     `<span class="sr">${esc(text)}${opts.live ? " (live: its ability works)" : ""}${loans ? `. Needs ${plural(loans, "£10 loan")}` : ""}${opts.why ? ". Not now: " + esc(opts.why) : ""}</span></${tag}>`;
@@ -263,32 +261,14 @@ function buttons(v, me) {
       return b(`action-${a}`, m, `<b>${name}</b><small>${hint}</small>`, whyNot({ action: a }, nowHint()), "big");
     }).join("") + `</div>`);
   }
-  const simple = [];
-  const add = (type, extra = () => true) => { const m = findMove((x) => x.type === type && extra(x)); return m; };
-  const deck = add("draw", (x) => x.from === "deck");
-  if (deck) simple.push(b("draw-deck", deck, `Draw from the deck <small>(${v.deck.count} left)</small>`));
-  const scry = add("scry");
-  if (scry) simple.push(b("scry", scry, "Look at the top 3 (St Pancras)"));
-  const stop = add("stop_drawing");
-  if (stop) simple.push(b("stop", stop, "Stop drawing"));
-  const ability = add("borough_ability");
-  if (ability) simple.push(b("ability", ability, `Resolve ${esc(v.catalogue.boroughs[me.live_borough]?.name || "the borough")}'s ability`, null, "must"));
-  else if (v.step === "run" && me.live_borough && v.catalogue.boroughs[me.live_borough].kind === "active") {
-    simple.push(b("ability", null, `${esc(v.catalogue.boroughs[me.live_borough].name)}'s ability`, v.turn.borough_done ? "Already resolved in this run" : "Not available now"));
-  }
-  const place = findMove((x) => x.type === "place" && x.stack === "new");
-  if (place) simple.push(b("place-new-btn", place, "Place on a new stack"));
-  const endAction = add("end_action");
-  if (endAction) simple.push(b("end-action", endAction, v.step === "run" ? `End the run <small>(+${me.run_poverty} poverty)</small>` : "Stop developing"));
-  else if (v.step === "run") simple.push(b("end-action", null, "End the run", `First resolve ${v.catalogue.boroughs[me.live_borough]?.name || "your borough"}'s ability — the run cannot end without it`));
-  const end = add("end_turn");
-  if (end) simple.push(b("end-turn", end, "End turn", null, "primary"));
-  const loan = add("take_loan");
-  const repay = add("repay_loan");
-  const loanWhy = whyNot({ move: "take_loan" }, "Not available now");
-  const repayWhy = whyNot({ move: "repay_loan" }, me.loans ? "Loans are repaid at the very start of your turn, before drawing" : "You have no loans to repay");
-  const money = [b("loan", loan, `Take a £${me.loan_amount} loan`, loanWhy, "quiet"),
-    b("repay", repay, `Repay a loan (£${me.repay_cost})`, repayWhy, "quiet")];
+  // the step's plain choices, in the server's words (the cards and boroughs are clicked where they lie)
+  const simple = v.prompt.choices.filter(({ move: m }) => SIMPLE[m.type] !== undefined && (m.type !== "draw" || m.from === "deck") &&
+    (m.type !== "place" || m.stack === "new")).map(({ move: m, label }) => b(m.type.replace("_", "-"), m,
+    esc(label) + (m.type === "end_action" && v.step === "run" ? ` <small>(+${me.run_poverty} poverty)</small>` : ""), null, SIMPLE[m.type]));
+  const loan = findMove((x) => x.type === "take_loan");
+  const repay = findMove((x) => x.type === "repay_loan");
+  const money = [b("loan", loan, `Take a £${me.loan_amount} loan`, whyNot({ move: "take_loan" }, "Not available now"), "quiet"),
+    b("repay", repay, `Repay a loan (£${me.repay_cost})`, whyNot({ move: "repay_loan" }, me.loans ? "Loans are repaid at the very start of your turn, before drawing" : "You have no loans to repay"), "quiet")];
   if (simple.length) out.push(`<div class="lon-simple" role="group" aria-label="Choices">${simple.join("")}</div>`);
   const n = v.prompt.choices.length;
   out.push(`<div class="lon-footrow"><details class="lon-all"><summary>Every legal choice as a list (${n})</summary><div class="lon-list">` +
@@ -355,7 +335,7 @@ function playerSection(v, pl) {
     const n = st.cards.length;
     const buried = st.cards.slice(0, -1).map((c) => {
       const d = cards[c.key];
-      return `<li class="buried c-${d.colour}${c.face_up ? "" : " down"}" title="${esc(cardText(d))}">` +
+      return `<li class="buried c-${d.colour}${c.face_up ? "" : " down"}" data-key="${esc(c.key)}">` +
         `<span>${esc(d.name)}</span><small>${esc(COLOURS[d.colour])}${c.face_up ? "" : " · face-down"}${d.prestige ? ` · ${d.prestige}★` : ""}</small></li>`;
     }).join("");
     const top = st.cards[n - 1];
@@ -366,7 +346,6 @@ function playerSection(v, pl) {
       const move = cardMove(["activate", "flip"], top.id);
       topHtml = card(top, { k: `disp-${top.id}`, move, why: move ? null : whyNot({ card: top.id }, nowHint()), faceDown: !top.face_up, cls: "mini", note });
     } else topHtml = card(top, { faceDown: !top.face_up, cls: "mini", note });
-    // a Hospital's flip choice may name a buried card? only tops flip; keep it simple
     let place = "";
     if (myTurn && v.step === "develop_place") {
       const m = findMove((x) => x.type === "place" && x.stack === st.index);
@@ -395,14 +374,8 @@ function playerSection(v, pl) {
   return `<section class="lon-player${mine ? " me" : ""}${current ? " current" : ""}" data-seat="${pl.seat}" aria-label="${esc(name)}${mine ? " (you)" : ""}">` +
     `<header><h2><span class="seatno">${pl.seat + 1}</span> ${esc(name)}${mine ? " <small>(you)</small>" : ""}` +
     `${current ? ' <span class="to-play">to play</span>' : ""}</h2>` +
-    `<div class="stats">` +
-    stat("Money", `£${pl.money}`, "Money", "money") +
-    stat("Loans", pl.loans ? `${pl.loans} × £10` : "none", `${plural(pl.loans, "loan")}: −7 VP each if unpaid at the end`, pl.loans ? "warn" : "") +
-    stat("Poverty", pl.poverty, "Poverty: costs VP at the end on a rising scale", pl.poverty >= 5 ? "warn" : "") +
-    stat("Prestige", pl.prestige, "Immediate prestige scored so far (end-game prestige is on the cards)") +
-    stat("Hand", `${pl.hand_count}/${pl.hand_limit}`, "Cards in hand / hand limit") +
-    stat("Run costs", `+${pl.run_poverty}`, "Poverty a Run the City would cost now") +
-    `</div></header>` +
+    `<div class="stats">${panel(v, pl.seat).slice(0, 5).concat({ label: "Run costs", value: `+${pl.run_poverty}`, title: "Poverty a Run the City would cost now" })
+      .map((x) => stat(x.label, esc(x.value), x.title, x.warn ? "warn" : "")).join("")}</div></header>` +
     `<div class="pl-body"><div class="pl-display"><h3>Display <small>${plural(pl.stacks.length, "stack")}</small></h3>` +
     (stacks.length ? `<ol class="stacks${findMove((m) => m.type === "activate" || m.type === "flip") ? "" : " idle"}">${stacks.join("")}</ol>` : `<p class="empty">No cards developed yet.</p>`) + `</div>` +
     `<div class="pl-boroughs"><h3>Boroughs <small>${pl.boroughs.length}${live ? " · top one live" : ""}</small></h3>` +
@@ -483,7 +456,7 @@ function setup(root) {
     S.sections[name] = { el: div, html: null };
   }
   root.addEventListener("click", onClick);
-  attachZoom(root, ".lc, .bt[data-borough]", zoomCard);
+  attachZoom(root, ".lc, .buried, .bt[data-borough]", zoomCard);
 }
 
 function patch(name, html) {
@@ -530,7 +503,6 @@ export function render(root, ctx) {
   const step = v.prompt ? `${ctx.seq}` : null;
   if (step && S.lastStep !== null && S.lastStep !== step && !ctx.pending) keepInView(S.sections.now.el);
   S.lastStep = step;
-  if (v.endgame.triggered && !S.endgameSeen) S.endgameSeen = true;
 }
 
 /** The lines this game adds to each player's panel beside the board. */
@@ -594,7 +566,6 @@ function sendFrom(t, move) {
   const ctx = S.ctx;
   S.why = null;
   S.sent = t.dataset.k;
-  S.sentSeq = ctx.seq;
   if (ctx.send(move) === false) return;
   t.classList.add("sending");
   S.root.classList.add("lon-waiting");

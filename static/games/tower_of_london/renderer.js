@@ -6,7 +6,7 @@
 // table.js calls render(root, ctx) after every view message; what the player is in the middle
 // of choosing (the first of two cards, a Beefeater to remove…) is kept here between calls.
 
-import { el as h, focusedKey, markFresh, Moves, restoreFocus, svg as s } from "/static/js/kit.js";
+import { activate, el as h, focusedKey, markFresh, Moves, restoreFocus, svg as s } from "/static/js/kit.js";
 
 // the table page draws no prompt line or result box of its own above this board
 export const ownPrompt = true;
@@ -82,15 +82,8 @@ function areaOf(view, number) {
   return b ? b.area : "orange";
 }
 
-function activate(node, handler) {
-  node.addEventListener("click", handler);
-  node.addEventListener("keydown", (e) => {
-    if (e.key === "Enter" || e.key === " ") { e.preventDefault(); handler(e); }
-  });
-}
-
 // --------------------------------------------------------------------------------- the state
-function sync(view, ctx) {
+function sync(view) {
   const key = `${view.round}.${view.step}.${view.phase}.${view.prompt ? view.prompt.kind : ""}.${view.reveal ? view.reveal.seat : ""}`;
   if (key !== ui.key) {
     ui.key = key;
@@ -107,7 +100,6 @@ function sync(view, ctx) {
   if (view.step_reveals.length) ui.reveals[here] = JSON.parse(JSON.stringify(view.step_reveals));
   loadAck();
   if (view.phase === "over" && view.last_scoring) saveAck(view.last_scoring.round);
-  void ctx;
 }
 
 function scoringToShow(view) {
@@ -128,7 +120,7 @@ export function render(root, ctx) {
   ui.ctx = ctx;
   const view = ctx.view;
   if (!view || !view.board) { root.replaceChildren(); return; }
-  sync(view, ctx);
+  sync(view);
   const focusKey = focusedKey(root, "data-fk");
 
   const labels = seatLabels(ctx, view.seats);
@@ -164,7 +156,16 @@ export function panel(view, seat) {
     { label: "Beefeaters", value: `${p.beefeaters_in_supply}`, title: "Beefeaters left in the supply" },
     { label: "Hand", value: `${p.hand_count}`, title: "Cards in hand" },
     { label: "Deck", value: `${p.deck_count}`, title: "Cards in the deck" },
+    ...(status(view, p) ? [{ label: "Now", value: status(view, p) }] : []),
   ];
+}
+
+function status(view, p) {
+  if (view.phase === "pick") return p.has_chosen ? "has chosen" : "choosing…";
+  if (view.phase === "keep") return p.has_kept ? "has kept" : "choosing…";
+  if (view.phase !== "reveal") return "";
+  if (view.reveal && view.reveal.seat === p.seat) return "revealing";
+  return p.revealed === 2 ? "revealed" : "face down";
 }
 
 // ------------------------------------------------------------------------------- status bar
@@ -243,7 +244,6 @@ function actionPanel(env) {
   }
   box.dataset.kind = "wait";
   box.append(...waitingPanel(env));
-  void view;
   return box;
 }
 
@@ -407,7 +407,7 @@ function sendMove(ctx, want) {
 }
 
 function waitingPanel(env) {
-  const { view, ctx } = env;
+  const { view } = env;
   const mine = env.me != null ? view.players[env.me] : null;
   const out = [];
   if (view.phase === "pick") {
@@ -442,14 +442,12 @@ function waitingPanel(env) {
         h("div", { class: "tol-hand" }, ...view.hand.map((id) => cardFace(env, id, { mini: true })))));
     }
   }
-  void ctx;
   return out;
 }
 
 // --------------------------------------------------------------------------- the reveals
 function revealStrip(env) {
   const { view } = env;
-  const here = `${view.round}.${view.step}`;
   let title; let entries; let order;
   if (view.phase === "reveal") {
     title = `Step ${view.step}: the cards are revealed in turn order`;
@@ -465,7 +463,6 @@ function revealStrip(env) {
     order = ui.orders[`${view.round}.3`] || view.turn_order;
     entries = pastReveals(view, 3, ui.reveals[`${view.round}.3`] || [], order);
   } else return null;
-  void here;
   const bySeat = new Map(entries.map((e) => [e.seat, e]));
   let fresh = 0;
   const items = order.map((seat) => {
@@ -684,7 +681,7 @@ function shape(area, x, y, r, attrs) {
 }
 
 function building(env, b, o) {
-  const { view, ctx } = env;
+  const { ctx } = env;
   const R = 27;
   const cls = ["tol-building", `area-${b.area}`];
   if (o.target) cls.push("is-target");
@@ -717,12 +714,9 @@ function building(env, b, o) {
   }
   if (o.target) {
     g.append(shape(b.area, b.x, b.y, R + 15, { class: "tol-focus-ring" }));
-    g.setAttribute("tabindex", "0");
-    g.setAttribute("role", "button");
     g.setAttribute("data-fk", `b-${b.number}`);
     activate(g, () => { if (!ctx.pending) sendMove(ctx, { type: "place", building: b.number }); });
   }
-  void view;
   return g;
 }
 
@@ -801,8 +795,6 @@ function tokens(env, b, tokenTargets, mark, { cx, cy }) {
     }
     if (handler) {
       t.append(s("rect", { x: -T / 2 - 11, y: -T / 2 - 11, width: T + 22, height: T + 22, rx: 10, class: "tol-focus-ring" }));
-      t.setAttribute("tabindex", "0");
-      t.setAttribute("role", "button");
       t.setAttribute("data-fk", `t-${key}`);
       activate(t, () => { if (!ctx.pending) handler(); });
     }
@@ -843,7 +835,7 @@ function trackStrip(env) {
 function infoPanel(env) {
   const { view } = env;
   const box = h("section", { class: "tol-info", "aria-label": "Players, event and scoring card" });
-  box.append(playersTable(env), eventCard(env), scoringCard(env));
+  box.append(eventCard(env), scoringCard(env));
   if (view.scoring_history.length && view.phase !== "over") {
     box.append(h("details", { class: "tol-history" }, h("summary", { text: "Scoring so far" }),
       ...view.scoring_history.slice().reverse().map((t) => scoringPanel(env, t, false))));
@@ -855,36 +847,6 @@ function ravenPips(n, goal) {
   const pips = [];
   for (let i = 0; i < Math.max(goal, n); i++) pips.push(h("span", { class: `tol-pip${i < n ? " on" : ""}` }));
   return h("span", { class: "tol-pips", "aria-hidden": "true" }, ...pips);
-}
-
-function playersTable(env) {
-  const { view } = env;
-  const goal = view.rules.ravens_to_win;
-  const status = (p) => {
-    if (view.phase === "pick") return p.has_chosen ? "has chosen" : "choosing…";
-    if (view.phase === "keep") return p.has_kept ? "has kept" : "choosing…";
-    if (view.phase === "reveal") {
-      if (view.reveal && view.reveal.seat === p.seat) return "revealing";
-      return p.revealed === 2 ? "revealed" : "face down";
-    }
-    return "";
-  };
-  const rows = view.turn_order.map((seat) => {
-    const p = view.players[seat];
-    const st = status(p);
-    return h("li", { class: `${seat === env.me ? "me" : ""}${env.ctx.awaiting.includes(seat) ? " awaited" : ""}`, "data-seat": seat },
-      h("div", { class: "tol-pl-top" }, who(env, seat),
-        h("span", { class: "tol-ravens", "aria-label": `${p.ravens} raven${p.ravens === 1 ? "" : "s"}` },
-          h("strong", { text: String(p.ravens) }), h("span", { class: "tol-ravens-word", text: p.ravens === 1 ? " raven" : " ravens" }),
-          ravenPips(p.ravens, goal))),
-      h("div", { class: "tol-pl-sub" },
-        `${p.beefeaters_in_supply} Beefeaters in supply · hand ${p.hand_count} · deck ${p.deck_count}`,
-        st ? h("span", { class: "tol-pl-status", text: ` · ${st}` }) : null));
-  });
-  return h("div", { class: "tol-players" },
-    h("h2", { class: "tol-h small", text: `Ravens — ${goal} win` }),
-    h("ol", { class: "tol-players-list" }, ...rows),
-    h("p", { class: "tol-hint", text: `Ravens left in the supply: ${view.ravens.supply}.` }));
 }
 
 function eventCard(env) {
@@ -908,6 +870,7 @@ function scoringCard(env) {
     h("h2", { class: "tol-h small", text: `Scoring card — ${sc.players.join("–")} players` }),
     h("ol", { class: "tol-places" }, ...sc.ravens.map((r, i) => h("li", {},
       h("span", { class: "tol-place", text: ORDINAL[i + 1] }), ` ${r} raven${r === 1 ? "" : "s"}`))),
+    h("p", { class: "tol-hint", text: `Ravens left in the supply: ${view.ravens.supply}; ${view.rules.ravens_to_win} win at once.` }),
     h("ul", { class: "tol-rounds" }, ...Object.keys(by).map((r) => h("li", { class: Number(r) === view.round ? "now" : "" },
       `Round ${r}: `, ...by[r].flatMap((a, i) => [i ? " → " : "", areaWord(a)])))));
 }
