@@ -396,7 +396,7 @@ def settle(state: State, log: Log) -> None:
     """Clashing: "If either Minion then has a number of damage markers equal to or more than its
     health, it dies, and is moved to the Discard Pile." Then their Dying Words, the active
     player's first; deaths they cause settle the same way."""
-    while not state.over:
+    while True:
         dead = [m for seat in (state.active, other(state.active)) for m in state.players[seat].minions
                 if m.damage >= m.health]
         if not dead:
@@ -406,6 +406,8 @@ def settle(state: State, log: Log) -> None:
             pl.minions.remove(m)
             pl.discard.append(m.iid)
             log.say("{0}'s {card} dies.", m.owner, card=m.spec.name)
+        if state.over:
+            continue  # the game is decided: no more Dying Words
         for m in dead:
             if m.spec.dying_words:
                 log.say("Dying Words of {0}'s {card}.", m.owner, card=m.spec.name)
@@ -728,6 +730,7 @@ def do_build(state: State, m: Minion, log: Log) -> None:
             n=m.construction, levels=state.players[seat].tower)
     check_goal(state, log)
     if state.over:
+        settle(state, log)
         return
     if m.spec.shape:
         log.say("Shape of {0}'s {card}.", seat, card=m.spec.name)
