@@ -51,7 +51,7 @@ from engines.game_of_thrones.state import (
     PlacedOrder,
     Unit,
 )
-from engines.kit import BOOL, STR, Commitments, Decision, KitEngine, Log, MoveSchema, MoveSpec, Rng, prompt
+from engines.kit import BOOL, INT, STR, Commitments, Decision, KitEngine, Log, MoveSchema, MoveSpec, Rng, prompt
 
 WESTEROS_PHASE_PLAYED = False
 """Part 1 flag: the Westeros phase (rounds 2–10) is skipped until part 2 implements it."""
@@ -74,6 +74,20 @@ RULE_RETREAT = "Combat: retreats and routed units"
 RULE_CONSOLIDATE = "Action phase: resolve Consolidate Power orders"
 RULE_MUSTER = "Special Consolidate Power: mustering"
 RULE_ABILITY = "House card abilities"
+RULE_PORT = "Ports: taking control of an enemy port"
+
+ABILITY_PROMPTS = {
+    "tyrion-lannister": "Tyrion Lannister: cancel your opponent's house card (they choose another)?",
+    "aeron-damphair": "Aeron Damphair: pay 2 Power tokens to use another house card instead?",
+    "queen-of-thorns": "Queen of Thorns: remove one of your opponent's orders next to the embattled area",
+    "doran-martell": "Doran Martell: move your opponent to the last place of which influence track?",
+    "renly-baratheon": "Renly Baratheon: upgrade a footman to a knight where?",
+    "cersei-lannister": "Cersei Lannister: remove one of the loser's orders from anywhere?",
+    "patchface": "Patchface: discard one card from your opponent's hand?",
+}
+
+IMMEDIATE = ("queen-of-thorns", "doran-martell", "mace-tyrell", "aeron-damphair")
+"""House cards whose text acts "immediately" after the reveal (Rules §3.3)."""
 
 
 def _name(seat_house: str) -> str:
@@ -119,6 +133,7 @@ class GameOfThrones(KitEngine[GameState]):
         MoveSpec("recruit", unit=STR, to=STR),
         MoveSpec("end_muster"),
         MoveSpec("ability", choice=STR),
+        MoveSpec("replace", ships=INT),
         game="A Game of Thrones",
     )
 
@@ -230,6 +245,8 @@ class GameOfThrones(KitEngine[GameState]):
                 return
             if self._check_victory(state, log):
                 return
+            if state.pending:
+                self._flush_pending(state)
             if state.decisions.top is not None:
                 if self._auto(state, log):
                     continue
@@ -561,12 +578,41 @@ class GameOfThrones(KitEngine[GameState]):
         state.owner[area] = seat
         port = BOARD.port_of_land.get(area)
         if port is not None and state.owner.get(port, seat) != seat:
-            # Rules §3.8: the new holder of a land area does not share its port; the other
-            # house's ships there are destroyed (replacing them is not offered: see README)
+            # Rules §3.8: the new holder of a land area takes its port: the other house's ships
+            # there are removed, and the new holder may replace them with its own (asked next)
             victim = state.owner.pop(port)
             n = len(state.units.pop(port))
             state.orders.pop(port, None)
-            log.say("{0}'s {n} ship(s) in {p} are destroyed", victim, n=n, p=_area(port))
+            log.say("{0} loses {n} ship(s) in {p} to {1}", victim, seat, n=n, p=_area(port))
+            if self._port_choices(state, seat, port, n) != [0]:
+                state.pending.append({"kind": "port", "seat": seat, "port": port, "ships": n})
+
+    def _port_choices(self, state: GameState, seat: int, port: str, ships: int) -> list[int]:
+        """How many of the captured ships the new holder may replace with its own: its available
+        ships, within its supply limits (0: they are all destroyed)."""
+        most = min(ships, R.units_in_pool(state, seat, SHIP), RULES.port_capacity)
+        return [k for k in range(most + 1) if k < 2 or R.supply_ok(state, seat, {port: k})]
+
+    def _moves_port(self, state: GameState, seat: int, top: Decision | None) -> list[Move]:
+        assert top is not None
+        return [self.MOVES.make("replace", ships=k)
+                for k in reversed(self._port_choices(state, seat, top.data["port"], top.data["ships"]))]
+
+    def _do_port(self, state: GameState, seat: int, move: Move, top: Decision | None, log: Log) -> None:
+        assert top is not None
+        state.decisions.pop()
+        port, k = top.data["port"], move["ships"]
+        if k:
+            state.units[port] = [Unit(SHIP) for _ in range(k)]
+            state.owner[port] = seat
+        log.say("{0} replaces {k} captured ship(s) in {p} with its own", seat, k=k, p=_area(port))
+
+    def _flush_pending(self, state: GameState) -> None:
+        """Questions raised by an effect (a captured port) are asked before the flow goes on."""
+        for item in reversed(state.pending):
+            state.decisions.push(Decision(item["kind"], [item["seat"]],
+                                          {k: v for k, v in item.items() if k not in ("kind", "seat")}))
+        state.pending = []
 
     # -- combat ---------------------------------------------------------------------------------
     def _start_combat(self, state: GameState, seat: int, origin: str, area: str, army: list[str], token: str,
@@ -694,7 +740,8 @@ class GameOfThrones(KitEngine[GameState]):
 
     def _moves_cards(self, state: GameState, seat: int, top: Decision | None) -> list[Move]:
         """Both combatants choose a house card from hand, hidden until both have chosen."""
-        return [self.MOVES.make("card", card=cid) for cid in sorted(state.hands[seat])]
+        exclude = top.data.get("exclude") if top is not None else None
+        return [self.MOVES.make("card", card=cid) for cid in sorted(state.hands[seat]) if cid != exclude]
 
     def _do_cards(self, state: GameState, seat: int, move: Move, top: Decision | None, log: Log) -> None:
         c = state.combat
@@ -704,33 +751,236 @@ class GameOfThrones(KitEngine[GameState]):
                 card=HOUSE_CARDS[move["card"]].name)
 
     def _after_cards(self, state: GameState, log: Log) -> None:
+        """Both cards are revealed together (or, after Tyrion's cancel, the replacement); then
+        the card texts' windows run: cancel, immediately, the Blade, the winner."""
         c = state.combat
         assert c is not None
         state.decisions.pop()  # the cards decision
         chosen = c.cards.reveal() if c.cards.asked else {}
-        c.card = {int(s): str(cid) for s, cid in chosen.items()}
-        for s, cid in sorted(c.card.items()):
+        for s, cid in sorted(chosen.items()):
+            c.card[int(s)] = str(cid)
             state.hands[s].remove(cid)
             log.say("{0} reveals {card}", s, card=HOUSE_CARDS[cid].name)
-        self._mace_tyrell(state, log)
-        c.step = "blade"
-        self._offer_blade(state, log)
+        if c.step == "cards":
+            c.step = "cancel"
+        self._card_windows(state, log)
 
-    def _mace_tyrell(self, state: GameState, log: Log) -> None:
+    def _opponent(self, c: Combat, seat: int) -> int:
+        assert c.defender is not None
+        return c.defender if seat == c.attacker else c.attacker
+
+    def _card_windows(self, state: GameState, log: Log) -> None:
+        """House card texts by timing (Rules §3.3), the combatants in Iron Throne order: first
+        cancel effects (Tyrion), then "immediately" effects (Queen of Thorns, Doran, Mace,
+        Aeron), then the Valyrian Steel Blade and the winner."""
+        c = state.combat
+        assert c is not None and c.defender is not None
+        order = [s for s in state.tracks["iron_throne"] if s in (c.attacker, c.defender)]
+        if c.step == "cancel":
+            for s in order:
+                if (c.card.get(s) == "tyrion-lannister" and c.card.get(self._opponent(c, s)) is not None
+                        and not c.notes.get("tyrion")):
+                    c.notes["tyrion"] = True
+                    state.decisions.push(Decision("ability", [s], {"card": "tyrion-lannister"}))
+                    return
+            c.step = "immediately"
+        if c.step == "immediately":
+            done: list[str] = c.notes.setdefault("done", [])
+            for s in order:
+                cid = c.card.get(s)
+                if cid not in IMMEDIATE or cid in done:
+                    continue
+                done.append(cid)
+                if cid == "mace-tyrell":
+                    self._mace_tyrell(state, s, log)
+                    continue
+                if self._ability_moves(state, s, cid):
+                    state.decisions.push(Decision("ability", [s], {"card": cid}))
+                    return
+                log.say("{card}: {0} has nothing to do", s, card=HOUSE_CARDS[cid].name)
+            c.step = "blade"
+            self._offer_blade(state, log)
+
+    def _mace_tyrell(self, state: GameState, seat: int, log: Log) -> None:
         """Mace Tyrell: immediately destroy one of the opponent's attacking or defending footmen
         (footmen are alike, so no choice is asked)."""
         c = state.combat
         assert c is not None and c.defender is not None
-        for seat, other in ((c.attacker, c.defender), (c.defender, c.attacker)):
-            if c.card.get(seat) != "mace-tyrell":
-                continue
-            if other == c.attacker and "footman" in c.army:
-                c.army.remove("footman")
-            elif other == c.defender and any(u.kind == "footman" for u in state.units.get(c.area, [])):
-                self._destroy(state, c.area, "footman")
+        other = self._opponent(c, seat)
+        if other == c.attacker and "footman" in c.army:
+            c.army.remove("footman")
+        elif other == c.defender and any(u.kind == "footman" and not u.routed for u in state.units.get(c.area, [])):
+            self._destroy(state, c.area, "footman")
+        else:
+            log.say("Mace Tyrell: {0} has no footman of {1} to destroy", seat, other)
+            return
+        log.say("Mace Tyrell: {0} destroys a footman of {1}", seat, other)
+
+    # -- house card texts that ask their owner ------------------------------------------------------
+    def _ability_moves(self, state: GameState, seat: int, card: str) -> list[Move]:
+        """The choices a card text gives its owner (the decline choice, when there is one, last)."""
+        make = self.MOVES.make
+        c = state.combat
+        if card == "patchface":
+            victim = self._patchface_victim(state, seat)
+            if victim is None:
+                return []
+            return [*(make("ability", choice=x) for x in sorted(state.hands[victim])), make("ability", choice="none")]
+        assert c is not None and c.defender is not None
+        other = self._opponent(c, seat)
+        if card == "tyrion-lannister":
+            return [make("ability", choice="cancel"), make("ability", choice="keep")]
+        if card == "aeron-damphair":
+            if state.power[seat] < 2 or not state.hands[seat]:
+                return []
+            return [*(make("ability", choice=x) for x in sorted(state.hands[seat])), make("ability", choice="keep")]
+        if card == "queen-of-thorns":
+            return [make("ability", choice=a) for a in self._queen_targets(state, other)]
+        if card == "doran-martell":
+            return [make("ability", choice=t) for t in TRACKS]
+        if card == "renly-baratheon":
+            areas = self._renly_areas(state, seat)
+            return [*(make("ability", choice=a) for a in areas), make("ability", choice="none")] if areas else []
+        if card == "cersei-lannister":
+            areas = sorted(a for a, o in state.orders.items() if o.seat == other)
+            return [*(make("ability", choice=a) for a in areas), make("ability", choice="none")] if areas else []
+        return []
+
+    def _queen_targets(self, state: GameState, other: int) -> list[str]:
+        """Queen of Thorns: the opponent's orders in areas adjacent to the embattled area (the
+        march that started the combat is no longer on the board)."""
+        c = state.combat
+        assert c is not None
+        return sorted(a for a in BOARD.adjacent[c.area] if a in state.orders and state.orders[a].seat == other)
+
+    def _renly_areas(self, state: GameState, seat: int) -> list[str]:
+        """Renly Baratheon: where a footman of the winner that took part (the embattled area
+        stands for the attacking army) or a supporting Baratheon footman may become a knight."""
+        c = state.combat
+        assert c is not None
+        if R.units_in_pool(state, seat, "knight") <= 0:
+            return []
+        out = []
+        if seat == c.attacker and "footman" in c.army:
+            out.append(c.area)
+        if seat == c.defender and any(u.kind == "footman" for u in state.units.get(c.area, [])):
+            out.append(c.area)
+        side = "attacker" if seat == c.attacker else "defender"
+        for area, chosen in sorted(c.supporters.items()):
+            if (chosen == side and area in state.orders and state.owner.get(area) == seat
+                    and state.houses[seat] == "baratheon"
+                    and any(u.kind == "footman" for u in state.units.get(area, []))):
+                out.append(area)
+        return out
+
+    def _patchface_victim(self, state: GameState, seat: int) -> int | None:
+        top = state.decisions.top
+        victim = top.data.get("victim") if top is not None and top.kind == "ability" else None
+        if victim is None or not state.hands[victim]:
+            return None
+        return int(victim)
+
+    def _moves_ability(self, state: GameState, seat: int, top: Decision | None) -> list[Move]:
+        assert top is not None
+        return self._ability_moves(state, seat, top.data["card"])
+
+    def _do_ability(self, state: GameState, seat: int, move: Move, top: Decision | None, log: Log) -> None:
+        assert top is not None
+        state.decisions.pop()
+        card, choice = top.data["card"], move["choice"]
+        if card == "patchface":
+            self._ability_patchface(state, seat, choice, int(top.data["victim"]), log)
+            return
+        getattr(self, "_ability_" + card.replace("-", "_"))(state, seat, choice, log)
+
+    def _ability_tyrion_lannister(self, state: GameState, seat: int, choice: str, log: Log) -> None:
+        """Tyrion Lannister: cancel the opponent's card; it goes back to hand and the opponent
+        chooses another (none left: it fights without a card)."""
+        c = state.combat
+        assert c is not None
+        other = self._opponent(c, seat)
+        if choice == "keep":
+            log.say("Tyrion Lannister: {0} lets {1}'s card stand", seat, other)
+            self._card_windows(state, log)
+            return
+        cancelled = c.card.pop(other)
+        state.hands[other].append(cancelled)
+        log.say("Tyrion Lannister: {0} cancels {1}'s {card}", seat, other, card=HOUSE_CARDS[cancelled].name)
+        if any(x != cancelled for x in state.hands[other]):
+            c.cards = Commitments.ask([other])
+            state.decisions.push(Decision("cards", [other], {"exclude": cancelled}))
+            return
+        log.say("{0} has no other house card and fights without one", other)
+        self._card_windows(state, log)
+
+    def _ability_aeron_damphair(self, state: GameState, seat: int, choice: str, log: Log) -> None:
+        """Aeron Damphair: pay 2 Power tokens to discard Aeron and use another card instead."""
+        c = state.combat
+        assert c is not None
+        if choice != "keep":
+            state.power[seat] -= 2
+            state.discards[seat].append(c.card[seat])
+            state.hands[seat].remove(choice)
+            c.card[seat] = choice
+            log.say("Aeron Damphair: {0} pays 2 Power tokens, discards Aeron and reveals {card}", seat,
+                    card=HOUSE_CARDS[choice].name)
+        else:
+            log.say("Aeron Damphair: {0} keeps Aeron", seat)
+        self._card_windows(state, log)
+
+    def _ability_queen_of_thorns(self, state: GameState, seat: int, choice: str, log: Log) -> None:
+        """Queen of Thorns: remove one of the opponent's orders next to the embattled area."""
+        victim = state.orders.pop(choice)
+        log.say("Queen of Thorns: {0} removes {1}'s {o} in {a}", seat, victim.seat, o=ORDERS[victim.token].name,
+                a=_area(choice))
+        self._card_windows(state, log)
+
+    def _ability_doran_martell(self, state: GameState, seat: int, choice: str, log: Log) -> None:
+        """Doran Martell: the opponent goes to the last place of an influence track; the
+        dominance tokens follow the first places (a used token stays used this round)."""
+        c = state.combat
+        assert c is not None
+        other = self._opponent(c, seat)
+        track = state.tracks[choice]
+        track.remove(other)
+        track.append(other)
+        log.say("Doran Martell: {0} moves {1} to the last place of the {t} track", seat, other,
+                t=TRACK_NAMES[choice])
+        self._card_windows(state, log)
+
+    def _ability_renly_baratheon(self, state: GameState, seat: int, choice: str, log: Log) -> None:
+        """Renly Baratheon: the winner may upgrade one footman that took part (or a supporting
+        Baratheon footman) to a knight."""
+        c = state.combat
+        assert c is not None
+        if choice != "none":
+            if choice == c.area and seat == c.attacker:
+                c.army[c.army.index("footman")] = "knight"
             else:
-                continue
-            log.say("Mace Tyrell: {0} destroys a footman of {1}", seat, other)
+                next(u for u in state.units[choice] if u.kind == "footman").kind = "knight"
+            log.say("Renly Baratheon: {0} upgrades a footman to a knight in {a}", seat, a=_area(choice))
+        self._after_winner_window(state, log)
+
+    def _ability_cersei_lannister(self, state: GameState, seat: int, choice: str, log: Log) -> None:
+        """Cersei Lannister: the winner may remove one order of the loser anywhere."""
+        if choice != "none":
+            victim = state.orders.pop(choice)
+            log.say("Cersei Lannister: {0} removes {1}'s {o} in {a}", seat, victim.seat,
+                    o=ORDERS[victim.token].name, a=_area(choice))
+        self._after_winner_window(state, log)
+
+    def _ability_patchface(self, state: GameState, seat: int, choice: str, victim: int, log: Log) -> None:
+        """Patchface: after the combat, look at the opponent's hand and discard one card of it."""
+        if choice == "none":
+            log.say("Patchface: {0} discards nothing", seat)
+            return
+        state.hands[victim].remove(choice)
+        state.discards[victim].append(choice)
+        log.say("Patchface: {0} discards {1}'s {card}", seat, victim, card=HOUSE_CARDS[choice].name)
+        if not state.hands[victim]:
+            state.hands[victim] = sorted(x for x in state.discards[victim] if x != choice)
+            state.discards[victim] = [choice]
+            log.say("{0} takes back its house cards", victim)
 
     def _offer_blade(self, state: GameState, log: Log) -> None:
         """The Valyrian Steel Blade: its holder, when a combatant, may add +1 once a round."""
@@ -834,16 +1084,11 @@ class GameOfThrones(KitEngine[GameState]):
         c.winner, c.loser = winner, loser
         log.say("{0} {a} against {1} {d}: {2} wins", att, dfn, winner, a=totals[att], d=totals[dfn])
         self._after_winner(state, log)
-        swords, _ = self.icons(state, winner)
-        _, forts = self.icons(state, loser)
-        c.casualties = max(0, swords - forts)
-        if c.card.get(loser) == "the-blackfish":
-            c.casualties = 0
-        c.step = "casualties"
-        self._casualties_next(state, log)
+        c.step = "after_winner"
+        self._after_winner_window(state, log)
 
     def _after_winner(self, state: GameState, log: Log) -> None:
-        """House cards that act once the winner is known (Tywin, Roose)."""
+        """House cards that act once the winner is known and ask nothing (Tywin, Roose)."""
         c = state.combat
         assert c is not None and c.winner is not None and c.loser is not None
         if c.card.get(c.winner) == "tywin-lannister":
@@ -851,6 +1096,26 @@ class GameOfThrones(KitEngine[GameState]):
             log.say("Tywin Lannister: {0} gains {n} Power tokens", c.winner, n=got)
         if c.card.get(c.loser) == "roose-bolton":
             c.notes["roose"] = True
+
+    def _after_winner_window(self, state: GameState, log: Log) -> None:
+        """The winner's card texts that ask (Renly Baratheon, Cersei Lannister), then the
+        casualties: the winner's swords less the loser's fortifications."""
+        c = state.combat
+        assert c is not None and c.winner is not None and c.loser is not None
+        cid = c.card.get(c.winner)
+        if cid in ("renly-baratheon", "cersei-lannister") and not c.notes.get("after_winner"):
+            c.notes["after_winner"] = True
+            if self._ability_moves(state, c.winner, cid):
+                state.decisions.push(Decision("ability", [c.winner], {"card": cid}))
+                return
+            log.say("{card}: {0} has nothing to do", c.winner, card=HOUSE_CARDS[cid].name)
+        swords, _ = self.icons(state, c.winner)
+        _, forts = self.icons(state, c.loser)
+        c.casualties = max(0, swords - forts)
+        if c.card.get(c.loser) == "the-blackfish":
+            c.casualties = 0
+        c.step = "casualties"
+        self._casualties_next(state, log)
 
     def _loser_units(self, state: GameState) -> list[str]:
         """Units the loser may lose as casualties: the attacking army, or the defender's
@@ -1018,6 +1283,10 @@ class GameOfThrones(KitEngine[GameState]):
                 log.say("{0} takes back its house cards", seat)
         state.combat = None
         self._end_combat_decisions(state)
+        for seat, cid in sorted(c.card.items()):
+            other = self._opponent(c, seat)
+            if cid == "patchface" and state.hands[other]:
+                state.decisions.push(Decision("ability", [seat], {"card": "patchface", "victim": other}))
 
     # -- consolidate power ----------------------------------------------------------------------
     def _moves_consolidate(self, state: GameState, seat: int, top: Decision | None) -> list[Move]:
@@ -1136,7 +1405,8 @@ class GameOfThrones(KitEngine[GameState]):
                                rule=RULE_PLANNING)
         rules = {"raven": RULE_RAVEN, "wildling": RULE_RAVEN, "raid": RULE_RAID, "march": RULE_MARCH,
                  "support": RULE_SUPPORT, "cards": RULE_CARDS, "blade": RULE_BLADE, "casualties": RULE_CASUALTIES,
-                 "retreat": RULE_RETREAT, "consolidate": RULE_CONSOLIDATE, "muster": RULE_MUSTER}
+                 "retreat": RULE_RETREAT, "consolidate": RULE_CONSOLIDATE, "muster": RULE_MUSTER,
+                 "ability": RULE_ABILITY, "port": RULE_PORT}
         if kind == "march_moves" and top is not None:
             if t == "end_march":
                 changes, _ = self._march_plan(state, seat, top.data["from"], top.data["staged"])
@@ -1241,8 +1511,12 @@ class GameOfThrones(KitEngine[GameState]):
             "retreat": "Choose where the defeated units retreat",
             "consolidate": "Resolve one of your Consolidate Power orders",
             "muster": "Muster units, then end mustering",
+            "port": "You took a port: replace the captured ships with your own?",
         }
-        return prompt(kind, texts.get(kind, "Decide"), moves, self._label, **(top.data if top else {}))
+        text = texts.get(kind, "Decide")
+        if kind == "ability" and top is not None:
+            text = ABILITY_PROMPTS[top.data["card"]]
+        return prompt(kind, text, moves, self._label, **(top.data if top else {}))
 
     def _label(self, move: Move) -> str:
         t = move["type"]
@@ -1276,8 +1550,21 @@ class GameOfThrones(KitEngine[GameState]):
             return f"{move['unit']} in {_area(move['to'])}"
         if t == "wildling":
             return "Bury it" if move["bury"] else "Keep it on top"
+        if t == "replace":
+            return f"Replace {move['ships']} ship(s)" if move["ships"] else "Destroy them all"
+        if t == "ability":
+            return self._ability_label(move["choice"])
         return {"ready": "Ready", "raven_look": "Look at the top wildling card", "raven_pass": "Pass",
                 "undo": "Undo the last step", "end_muster": "End mustering"}.get(t, str(t))
+
+    def _ability_label(self, choice: str) -> str:
+        if choice in BOARD.areas:
+            return _area(choice)
+        if choice in HOUSE_CARDS:
+            return HOUSE_CARDS[choice].name
+        if choice in TRACK_NAMES:
+            return f"The {TRACK_NAMES[choice]} track"
+        return {"cancel": "Cancel the card", "keep": "Keep it", "none": "Nothing"}.get(choice, choice)
 
     # -- hidden information -----------------------------------------------------------------------
     def determinize(self, state: GameState, seat: int | None, rng: Rng) -> GameState:
@@ -1293,9 +1580,12 @@ class GameOfThrones(KitEngine[GameState]):
                 out.planning.choices[s] = self._random_orders(out, s, n, rng)
         c = out.combat
         if c is not None and c.cards.open:
+            top = out.decisions.top
+            exclude = top.data.get("exclude") if top is not None and top.kind == "cards" else None
             for s in list(c.cards.choices):
-                if s != seat and out.hands[s]:
-                    c.cards.choices[s] = rng.choice(sorted(out.hands[s]))
+                options = sorted(x for x in out.hands[s] if x != exclude)
+                if s != seat and options:
+                    c.cards.choices[s] = rng.choice(options)
         keep = 1 if seat is not None and seat == out.raven_saw else 0
         rest = out.wildling_deck[keep:]
         rng.shuffle(rest)

@@ -121,6 +121,9 @@ def units_in_pool(state: GameState, seat: int, kind: str) -> int:
     """Units of a kind ``seat`` may still put on the board (Rules §2.4: 10 footmen, 5 knights,
     6 ships, 2 siege engines)."""
     on_board = sum(1 for a, us in state.units.items() if state.owner.get(a) == seat for u in us if u.kind == kind)
+    c = state.combat
+    if c is not None and c.attacker == seat:  # the attacking army is off the board until it wins
+        on_board += sum(1 for k in c.army if k == kind)
     return RULES.unit_limits[kind] - on_board
 
 

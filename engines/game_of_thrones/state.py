@@ -79,6 +79,7 @@ class GameState:
     cursor: int = 0  # Iron Throne position whose turn it is in the current action step
     decisions: DecisionStack = field(default_factory=DecisionStack)
     combat: Combat | None = None
+    pending: list[dict[str, Any]] = field(default_factory=list)  # questions an effect raised, asked next
     winner: int | None = None
     ended_by: str = ""
     moves_played: int = 0

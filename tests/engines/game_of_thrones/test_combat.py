@@ -23,17 +23,19 @@ def attack(state: GameState, house: str, origin: str, target: str, units: list[s
 
 
 def cards(state: GameState, **by_house: str) -> None:
-    """Both combatants choose; then the blade is kept and the first listed retreat and casualty
-    taken, so the combat is over (unless a test plays those steps itself: see ``stop``)."""
+    """Both combatants choose; then the blade is kept, card texts declined (their last choice) and
+    the first listed retreat and casualty taken, so the combat is over (unless a test plays those
+    steps itself: see ``stop``)."""
     stop = by_house.pop("stop", None)
     for house, card in by_house.items():
         play(state, house, "card", card=card)
-    while state.decisions.top is not None and state.decisions.top.kind in ("blade", "retreat", "casualties"):
+    while state.decisions.top is not None and state.decisions.top.kind in ("blade", "retreat", "casualties",
+                                                                          "ability"):
         kind = state.decisions.top.kind
         if kind == stop:
             return
         who = state.decisions.top.seats[0]
-        move = ENGINE.legal_moves(state, who)[-1 if kind == "blade" else 0]
+        move = ENGINE.legal_moves(state, who)[-1 if kind in ("blade", "ability") else 0]
         ENGINE.play(state, who, move)
 
 
