@@ -90,7 +90,12 @@ class Journal:
             batch = [await self._queue.get()]
             while not self._queue.empty():
                 batch.append(self._queue.get_nowait())
-            await self._commit(batch)
+            try:
+                await self._commit(batch)
+            except Exception as exc:  # never let the journal's loop die: answer, and go on
+                log.exception("the journal failed on a batch")
+                for _, fut in batch:
+                    _answer(fut, None, exc)
 
     async def _commit(self, batch: list[tuple[MoveWrite, asyncio.Future[bool]]]) -> None:
         batch.sort(key=lambda item: (item[0].table_id, item[0].seq))

@@ -71,6 +71,7 @@ async def list_games(parlour: ParlourDep) -> JSON:
 @router.post("/tables", status_code=201)
 async def found_table(body: FoundIn, request: Request, parlour: ParlourDep) -> JSON:
     ticket = await parlour.rooms.found(body.game, body.name, body.options)
+    parlour.code_brake.reached(client_id(request), ticket.code)
     base = parlour.public_base(request)
     return {"code": ticket.code, "invite_url": f"{base}/join/{ticket.code}",
             **seat_urls(parlour, request, ticket.token)}

@@ -80,6 +80,7 @@ async def found_form(request: Request, parlour: ParlourDep) -> Response:
     except ApiError as err:
         return page(request, "front.html", status_code=err.status, engine=chosen_engine(parlour, game),
                     found_error=err.message, name=form.get("name", ""))
+    parlour.code_brake.reached(client_id(request), ticket.code)
     return RedirectResponse(f"/seat/{ticket.token}", status_code=303)
 
 

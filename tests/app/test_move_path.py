@@ -170,7 +170,7 @@ async def test_a_move_that_fails_to_write_fails_alone_in_its_batch(db_url):
     await journal.start()
     try:
         writes = [MoveWrite(t, 1, 0, '{"type":"pass"}', "[]") for t in table_ids]
-        writes.insert(2, MoveWrite(None, 1, 0, '{"type":"pass"}', "[]"))  # type: ignore[arg-type]  # NOT NULL
+        writes.insert(2, MoveWrite(table_ids[0], 2, None, '{"type":"pass"}', "[]"))  # type: ignore[arg-type]
         outcomes = await asyncio.gather(*(journal.append(w) for w in writes), return_exceptions=True)
     finally:
         await journal.stop()
