@@ -42,6 +42,10 @@ from engines.towers_of_babylon.components import (
     TOWER,
     WITCHERY,
     Card,
+    copies_error,
+    factions_error,
+    size_error,
+    unknown_card_error,
 )
 from engines.towers_of_babylon.state import ALWAYS, TOWER_TARGET, Attack, Minion, Player, State
 
@@ -102,13 +106,6 @@ def add_limit(draft: Mapping[str, int], card: Card) -> int:
 
 def add_refusal(draft: Mapping[str, int], card_id: str, copies: int) -> str | None:
     """Why ``copies`` of ``card_id`` cannot join this draft (None: they can)."""
-    from engines.towers_of_babylon.components import (
-        copies_error,
-        factions_error,
-        size_error,
-        unknown_card_error,
-    )
-
     card = CARDS.get(card_id)
     if card is None:
         return unknown_card_error(card_id)
@@ -270,10 +267,11 @@ def play_targets(state: State, seat: int, card: Card) -> list[int]:
     return targets
 
 
-def witchery_window_open(state: State, seat: int, card: Card) -> bool:
+def witchery_window_open(state: State, seat: int, card: Card, kind: str | None = None) -> bool:
     """Spells: "Witcheries are the only cards that can be played at the opponents turn ...
-    'when a friendly Minion enters the game' or 'when an enemy Minion is attacking'"."""
-    kind = state.decisions.kind()
+    'when a friendly Minion enters the game' or 'when an enemy Minion is attacking'". ``kind``:
+    the decision to judge for (default: the one awaited now)."""
+    kind = kind or state.decisions.kind()
     if card.window == ANY_TIME:
         return kind in (MAIN, DEFEND)
     if card.window == FRIENDLY_ENTERS:
@@ -284,20 +282,20 @@ def witchery_window_open(state: State, seat: int, card: Card) -> bool:
     return False
 
 
-def playable(state: State, seat: int, card: Card) -> bool:
+def playable(state: State, seat: int, card: Card, kind: str | None = None) -> bool:
     """May ``seat`` play ``card`` from hand now (before targets)?"""
     pl = state.players[seat]
     if card.kind == WITCHERY:
-        return witchery_window_open(state, seat, card) and can_pay(pl, card)
-    return state.decisions.kind() == MAIN and can_pay(pl, card)
+        return witchery_window_open(state, seat, card, kind) and can_pay(pl, card)
+    return (kind or state.decisions.kind()) == MAIN and can_pay(pl, card)
 
 
-def play_moves(state: State, seat: int) -> list[tuple[int, int]]:
-    """Every (card, target) the seat may play now."""
+def play_moves(state: State, seat: int, kind: str | None = None) -> list[tuple[int, int]]:
+    """Every (card, target) the seat may play now (or in the decision ``kind``)."""
     out: list[tuple[int, int]] = []
     for iid in state.players[seat].hand:
         card = state.card(iid)
-        if playable(state, seat, card):
+        if playable(state, seat, card, kind):
             out.extend((iid, t) for t in play_targets(state, seat, card))
     return out
 
@@ -764,12 +762,8 @@ def do_attack(state: State, m: Minion, target: int, log: Log) -> None:
 
 
 def reaction_plays(state: State, seat: int) -> list[tuple[int, int]]:
-    """The witcheries the defender could play in the window (computed as if it were open)."""
-    state.decisions.push(Decision(DEFEND, [seat]))
-    try:
-        return play_moves(state, seat)
-    finally:
-        state.decisions.pop()
+    """The witcheries the defender could play in a defence window, were it open."""
+    return play_moves(state, seat, DEFEND)
 
 
 def after_reaction(state: State, log: Log) -> None:
