@@ -195,8 +195,16 @@ class Report:
         return out
 
     def balance(self) -> list[str]:
-        """For each component, how often its holder won, beside the holders' overall share."""
+        """How often each seat won (seat 0 moves first), and for each component how often its
+        holder won; marked when the 95% interval lies wholly above or below the fair share."""
         s, done = self.setup, [o for o in self.outcomes if o.error is None]
+        fair = 1 / s.seats
+        out = ["  balance by seat (each entrant sits at each seat in turn)"]
+        for seat in range(s.seats):
+            won = sum(o.shares[i] for o in done for i in range(s.seats) if seat_of(i, o.game, s.seats) == seat)
+            lo, hi = wilson(won, len(done))
+            flag = "  above its share" if lo > fair else ("  below its share" if hi < fair else "")
+            out.append(f"    seat {seat}: {won / max(1, len(done)):6.1%}  [{lo:.1%}, {hi:.1%}]{flag}")
         held: dict[str, list[float]] = defaultdict(lambda: [0.0, 0.0])
         for o in done:
             for name, entrants in o.held.items():
@@ -204,16 +212,24 @@ class Report:
                     held[name][0] += 1
                     held[name][1] += o.shares[i]
         if not held:
-            return []
-        out = ["  balance: games a component's holder won (a holder per game and seat), by win rate"]
+            return out
+        groups: dict[str, list[float]] = defaultdict(lambda: [0.0, 0.0])
+        for name, (n, won) in held.items():
+            group = groups[name.split()[0]]
+            group[0] += n
+            group[1] += won
+        out.append("  balance by component: games its holder won (a holder per game and seat); its share is"
+                   " what a holder of any component of its kind won")
+        for kind_name, (n, won) in sorted(groups.items()):
+            out.append(f"    any {kind_name}: {won / n:6.1%} of {int(n)}")
         rows = []
         for name, (n, won) in held.items():
             lo, hi = wilson(won, int(n))
-            rows.append((won / n, name, int(n), lo, hi))
+            kn, kw = groups[name.split()[0]]
+            rows.append((won / n, name, int(n), lo, hi, kw / kn))
         rows.sort(reverse=True)
-        fair = 1 / s.seats
-        for rate, name, n, lo, hi in rows:
-            flag = "  above its share" if lo > fair else ("  below its share" if hi < fair else "")
+        for rate, name, n, lo, hi, share in rows:
+            flag = "  above its share" if lo > share else ("  below its share" if hi < share else "")
             out.append(f"    {name:32} {rate:6.1%} of {n:4}  [{lo:.1%}, {hi:.1%}]{flag}")
         return out
 

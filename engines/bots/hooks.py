@@ -42,6 +42,10 @@ class Hooks:
     evaluate: Evaluate | None = None
     depth: int | None = None
     """Playout moves before ``evaluate`` stands in for the result (None: play to the end)."""
+    margin: float | None = None
+    """When set, a finished playout rewards each seat half for its share of the victory and half
+    for its lead in final score over the best other seat (a logistic, ``margin`` points a unit):
+    a search then tells a near miss from a rout."""
     exploration: float = 0.7
     """The UCB exploration constant of the search (rewards lie in [0, 1])."""
     components: Components | None = None

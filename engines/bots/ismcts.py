@@ -51,13 +51,27 @@ def actor(awaited: frozenset[int], me: int) -> int:
     return me if me in awaited else min(awaited)
 
 
-def shares(engine: Engine, state: Any, seats: int) -> list[float]:
-    """Each seat's share of the victory (ties split it)."""
+def shares(engine: Engine, state: Any, seats: int, margin: float | None = None) -> list[float]:
+    """Each seat's share of the victory (ties split it; nobody's victory: equal shares), blended
+    half and half with its lead in score when ``margin`` is set."""
     result = engine.result(state)
     if result is None or not result.winners:
-        return [1.0 / seats] * seats
-    won = 1.0 / len(result.winners)
-    return [won if s in result.winners else 0.0 for s in range(seats)]
+        won = [1.0 / seats] * seats
+    else:
+        won = [1.0 / len(result.winners) if s in result.winners else 0.0 for s in range(seats)]
+    if margin is None or result is None or len(result.scores) != seats:
+        return won
+    return [0.5 * w + 0.5 * lead(result.scores, s, margin) for s, w in enumerate(won)]
+
+
+def lead(scores: Sequence[float], seat: int, scale: float) -> float:
+    """A logistic of ``seat``'s lead over the best other seat, in (0, 1).
+
+    >>> lead([10, 4], 0, 6.0) > 0.73 > lead([10, 4], 1, 6.0)
+    True
+    """
+    best_other = max(x for s, x in enumerate(scores) if s != seat)
+    return 1.0 / (1.0 + math.exp(max(-50.0, min(50.0, -(scores[seat] - best_other) / scale))))
 
 
 def player(engine: Engine) -> Callable[[Any, int, Move], object]:
@@ -73,12 +87,12 @@ def playout(engine: Engine, state: Any, seats: int, me: int, hooks: Hooks, rng: 
     for _ in range(limit):
         awaited = engine.to_act(state)
         if not awaited:
-            return shares(engine, state, seats)
+            return shares(engine, state, seats, hooks.margin)
         seat = actor(awaited, me)
         moves = sensible_moves(hooks, engine, state, seat, engine.legal_moves(state, seat))
         play(state, seat, pick_by_kind(moves, rng))
     if not engine.to_act(state):
-        return shares(engine, state, seats)
+        return shares(engine, state, seats, hooks.margin)
     if hooks.evaluate is not None:
         return hooks.evaluate(engine, state)
     return [1.0 / seats] * seats
@@ -102,7 +116,7 @@ def search(engine: Engine, base: Any, seat: int, seats: int, hooks: Hooks, rng: 
         while True:
             awaited = engine.to_act(state)
             if not awaited:
-                rewards = shares(engine, state, seats)
+                rewards = shares(engine, state, seats, hooks.margin)
                 break
             mover = actor(awaited, seat)
             legal = sensible_moves(hooks, engine, state, mover, engine.legal_moves(state, mover))

@@ -6,15 +6,23 @@ unrevealed picks (their sizes are known), the others' keeps until revealed, ever
 deals them back in the same sizes, sorts the seat's own deck, and puts a fixed keep in place of
 each other seat's chosen one, so ``determinize`` of the result depends only on what the seat sees
 and on the bot's generator (events are re-drawn from the sorted unseen ones by ``determinize``
-itself). Games are about fifty moves long: playouts run to the end.
+itself). A playout is 24 moves of easy play (about a step of the game); then ``evaluate``
+projects the ravens the areas still to be scored would give as they stand. A playout that
+finishes the game rewards the lead in ravens as well as the win (``margin``).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from engines.base import Engine
 from engines.bots.hooks import Hooks
+from engines.bots.ismcts import lead
 from engines.tower_of_london import rules as R
+from engines.tower_of_london.components import AREAS_SCORED, ROUNDS
+
+LATER_ROUNDS = 0.5
+"""How much an area's standing counts toward a later round's scoring than this round's."""
 
 
 def canonical(state: Any, seat: int) -> Any:
@@ -43,4 +51,23 @@ def canonical(state: Any, seat: int) -> Any:
     return d
 
 
-HOOKS = Hooks(canonical=canonical)
+def projected(state: Any) -> list[float]:
+    """Each seat's ravens, plus those the areas still to be scored would give it as they stand
+    (later rounds' at half weight)."""
+    out = [float(r) for r in state.ravens]
+    if state.phase == R.OVER:
+        return out
+    for rnd in range(state.round, ROUNDS + 1):
+        weight = 1.0 if rnd == state.round else LATER_ROUNDS
+        for area in AREAS_SCORED[rnd]:
+            for place, entry in enumerate(R.area_ranking(state, area), start=1):
+                out[entry["seat"]] += weight * R.ravens_for_place(state, area, place)
+    return out
+
+
+def evaluate(engine: Engine, state: Any) -> list[float]:
+    ravens = projected(state)
+    return [lead(ravens, s, 2.0) for s in range(len(ravens))]
+
+
+HOOKS = Hooks(canonical=canonical, margin=2.0, evaluate=evaluate, depth=24)
