@@ -3,24 +3,37 @@
     python bench/tower_of_london_engine.py                 # 10,000 random games, invariants checked
     python bench/tower_of_london_engine.py --games 2000    # fewer
     python bench/tower_of_london_engine.py --balance 4000  # random and greedy games: who wins
+    python bench/tower_of_london_engine.py --against OLD   # side by side with another checkout
 
 The benchmark plays random legal moves (2-5 players, seeded), checks the invariants after every
 move (Beefeaters conserved per colour, 31 ravens, decks of 13/10/7, every awaited seat has a
 legal move) and prints games per second and the median milliseconds of a 5-player game.
+
+Times are wall-clock (as the server feels them) and CPU time of the process (what the engine
+costs, whatever else the machine runs).
+
+``--against OLD`` (a checkout of another commit, e.g. made with ``git worktree add``) runs this
+benchmark on that checkout's engine (``--engine-root OLD``) and on this one in turns,
+``--rounds`` times each, in fresh processes, so that both meet the same machine load; it prints
+the best figure of each side.
 """
 
 from __future__ import annotations
 
 import argparse
 import random
+import re
 import statistics
+import subprocess
 import sys
 import time
 from collections import Counter, defaultdict
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+# the engine of this checkout, or of another with --engine-root (for --against)
+sys.path.insert(0, str(Path(sys.argv[sys.argv.index("--engine-root") + 1]).resolve()
+                       if "--engine-root" in sys.argv else Path(__file__).resolve().parent.parent))
 
 from engines.tower_of_london import ENGINE
 from engines.tower_of_london import rules as R
@@ -134,24 +147,28 @@ def bot_game(seats: int, seed: int, bots: list[Any], check: bool = False) -> R.S
 # ---------------------------------------------------------------------------------- reports
 def bench(games: int) -> None:
     times: dict[int, list[float]] = defaultdict(list)
-    t0 = time.perf_counter()
+    cpu: dict[int, list[float]] = defaultdict(list)
+    t0, c0 = time.perf_counter(), time.process_time()
     for i in range(games):
         seats = 2 + i % 4
-        t = time.perf_counter()
+        t, c = time.perf_counter(), time.process_time()
         random_game(seats, i)
         times[seats].append(time.perf_counter() - t)
-    total = time.perf_counter() - t0
+        cpu[seats].append(time.process_time() - c)
+    total, total_cpu = time.perf_counter() - t0, time.process_time() - c0
     print(f"{games} random games (2-5 players), invariants checked after every move: "
-          f"{total:.1f} s, {games / total:.0f} games/s")
+          f"{total:.1f} s, {games / total:.0f} games/s (CPU {games / total_cpu:.0f} games/s)")
     for seats in sorted(times):
-        print(f"  {seats} players: median {statistics.median(times[seats]) * 1000:.2f} ms per game")
-    t_plain = []
+        print(f"  {seats} players: median {statistics.median(times[seats]) * 1000:.2f} ms per game "
+              f"(CPU {statistics.median(cpu[seats]) * 1000:.2f} ms)")
+    t_plain, c_plain = [], []
     for i in range(min(games, 2000)):
-        t = time.perf_counter()
+        t, c = time.perf_counter(), time.process_time()
         random_game(5, 10**6 + i, check=False)
         t_plain.append(time.perf_counter() - t)
+        c_plain.append(time.process_time() - c)
     print(f"  5 players, engine only (no invariant checks): median "
-          f"{statistics.median(t_plain) * 1000:.2f} ms per game")
+          f"{statistics.median(t_plain) * 1000:.2f} ms per game (CPU {statistics.median(c_plain) * 1000:.2f} ms)")
 
 
 def balance(games: int) -> None:
@@ -226,13 +243,48 @@ def _initial_start(seed: int, seats: int) -> int:
     return ENGINE.new_game(seats, seed, {}).start_player
 
 
+def side_by_side(other: Path, games: int, rounds: int) -> None:
+    """This benchmark and ``other``'s in turns, in fresh processes; the best of each side."""
+    here = Path(__file__).resolve()
+    roots = {"before": ["--engine-root", str(other.resolve())], "now": []}
+    figures: dict[str, dict[str, list[float]]] = {k: defaultdict(list) for k in roots}
+    for _ in range(rounds):
+        for side, extra in roots.items():
+            out = subprocess.run([sys.executable, str(here), "--games", str(games), *extra],
+                                 check=True, capture_output=True, text=True).stdout
+            got = figures[side]
+            games_s = re.search(r"(\d+) games/s \(CPU (\d+) games/s\)", out)
+            assert games_s is not None, out
+            got["games/s"].append(float(games_s[1]))
+            got["games/s CPU"].append(float(games_s[2]))
+            for seats, ms, cpu in re.findall(r"(\d) players: median ([\d.]+) ms per game \(CPU ([\d.]+)", out):
+                got[f"{seats}p ms/game"].append(float(ms))
+                got[f"{seats}p ms/game CPU"].append(float(cpu))
+            plain = re.search(r"engine only.*median ([\d.]+) ms per game \(CPU ([\d.]+)", out)
+            assert plain is not None, out
+            got["5p engine only ms"].append(float(plain[1]))
+            got["5p engine only ms CPU"].append(float(plain[2]))
+    print(f"{games} games per run, {rounds} runs each, alternating; best of each side:")
+    print(f"  {'':24} {'before':>9} {'now':>9}")
+    for key in figures["now"]:
+        pick = max if key.startswith("games/s") else min
+        print(f"  {key:24} {pick(figures['before'][key]):9.2f} {pick(figures['now'][key]):9.2f}")
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=10_000)
     parser.add_argument("--balance", type=int, default=0, metavar="N",
                         help="instead of the benchmark, play N random games and N/4 greedy ones")
+    parser.add_argument("--against", type=Path, metavar="OLD",
+                        help="a checkout of another commit: run its benchmark and this one in turns")
+    parser.add_argument("--rounds", type=int, default=3, help="with --against: runs of each side")
+    parser.add_argument("--engine-root", type=Path, metavar="DIR",
+                        help="benchmark the engine of another checkout (read before the imports)")
     args = parser.parse_args(argv)
-    if args.balance:
+    if args.against:
+        side_by_side(args.against, args.games, args.rounds)
+    elif args.balance:
         balance(args.balance)
     else:
         bench(args.games)

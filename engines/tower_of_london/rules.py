@@ -19,10 +19,12 @@ from step 2 of its round to step 1 of the next): tables and records of that time
 from __future__ import annotations
 
 import copy
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from itertools import combinations, permutations
 from typing import Any
 
-from engines.base import Event, IllegalMove, Move, Result
+from engines.base import Event, IllegalMove, Move, Result, seat_ref
 from engines.kit import BOOL, INT, INT_LIST, PAIR, Commitments, Log, MoveSchema, MoveSpec, Rng, say
 from engines.tower_of_london.components import (
     ADJACENT,
@@ -146,6 +148,27 @@ def draw_below(state: State, n: int) -> int:
     x = gen.below(n)
     state.splitmix = gen.encode()
     return x
+
+
+# ------------------------------------------------------------------------------------- the log
+_REFS = tuple(seat_ref(s) for s in range(8))
+
+
+class TowerLog(Log):
+    """``kit.Log`` with a quicker ``say`` giving the same lines: seat references made once, and no
+    private texts built unless given. A move writes up to a few dozen lines (a whole step's
+    reveals, the scoring), so this is on the engine's hot path."""
+
+    __slots__ = ()
+
+    def say(self, text: str, *seats: int, privately: Mapping[int, str] | None = None,
+            **values: Any) -> None:
+        refs = [_REFS[s] for s in seats]
+        line = text.format(*refs, **values)
+        if privately:
+            self.events.append(Event(line, {s: t.format(*refs, **values) for s, t in privately.items()}))
+        else:
+            self.events.append(Event(line))
 
 
 # ----------------------------------------------------------------------------------------- state
@@ -291,7 +314,7 @@ def new_state(seats: int, seed: int, version: int = RULES_VERSION) -> State:
     state.track = [0] * seats
     state.ravens = [0] * seats
     state.revealed = [0] * seats
-    begin_round(state, Log())
+    begin_round(state, TowerLog())
     return state
 
 
@@ -349,11 +372,16 @@ def awaited(state: State) -> frozenset[int]:
 def decision(state: State, seat: int) -> str | None:
     """What ``seat`` decides now: "pick", "place", "BACKSTAB" / "POISON" / "SWITCH", "keep",
     or None when it is not awaited. Legal moves, refusals and prompts all read it."""
-    if state.phase == PICK or state.phase == KEEP:
-        return state.phase if seat in state.choosing.asked and seat not in state.choosing.ready else None
-    if state.phase == REVEAL and state.stage and state.order[state.turn] == seat:
-        return STAGE_PLACE if state.stage == STAGE_PLACE else state.pending
-    return None
+    phase = state.phase
+    if phase == REVEAL:
+        stage = state.stage
+        if stage and state.order[state.turn] == seat:
+            return STAGE_PLACE if stage == STAGE_PLACE else state.pending
+        return None
+    if phase == OVER:
+        return None
+    choosing = state.choosing
+    return phase if seat in choosing.asked and seat not in choosing.ready else None
 
 
 # --------------------------------------------------------------------------- step 1: choose two
@@ -364,12 +392,19 @@ def can_pick(state: State, seat: int, first: int, second: int) -> bool:
 
 
 def pick_moves(state: State, seat: int) -> list[Move]:
-    hand = state.hands[seat]
-    make = MOVES.make
-    return [make("pick", first=a, second=b) for a in hand for b in hand if a != b]
+    """Every ordered pair of two different cards of the hand."""
+    return list(map(dict.copy, map(_PICK.__getitem__, permutations(state.hands[seat], 2))))
+
+
+_PICK: dict[tuple[int, int], Move] = {
+    (a, b): MOVES.make("pick", first=a, second=b) for a in CARD_IDS for b in CARD_IDS if a != b}
+"""Every pick move, made once (``legal_moves`` hands out copies: a step asks for the same moves
+again and again, and a copy costs less than making one)."""
 
 
 # ---------------------------------------------------------------------------- step 2A: placing
+_PLACE: dict[int, Move] = {b: MOVES.make("place", building=b) for b in BUILDINGS}
+
 def placement_buildings(state: State, seat: int, card: int) -> list[int]:
     """Step 2A: the three buildings of the first card (orange, green, blue numbers), if you still
     have a Beefeater in your supply, less any quadrant sealed by this round's event."""
@@ -515,13 +550,17 @@ def read_track(order: list[int], track: list[int], lowest_first: bool) -> list[i
 
 
 # ----------------------------------------------------------------------------------- scoring
-def area_ranking(state: State, area: str) -> list[dict[str, Any]]:
+def area_ranking(state: State, area: str,
+                 owners: dict[int, int | None] | None = None) -> list[dict[str, Any]]:
     """Scoring 1–3: count the buildings each player controls in the area; ties between players go
     to the one controlling the highest-numbered building there (lowest under Topsy-Turvy).
-    Players controlling no building are not ranked."""
+    Players controlling no building are not ranked. (``owners``: each building's controller,
+    if already known.)"""
+    if owners is None:
+        owners = {b: controller(state, b) for b in BUILDINGS_IN_AREA[area]}
     controlled: dict[int, list[int]] = {}
     for b in BUILDINGS_IN_AREA[area]:
-        who = controller(state, b)
+        who = owners[b]
         if who is not None:
             controlled.setdefault(who, []).append(b)
     lowest = event_effect(state).get("kind") == "area_tiebreak_lowest"
@@ -550,10 +589,11 @@ def score_round(state: State, log: Log) -> None:
     table: dict[str, Any] = {"round": state.round, "event": state.event, "areas": [],
                              "winner": None}
     for area in AREAS_SCORED[state.round]:
-        ranking = area_ranking(state, area)
+        owners = {b: controller(state, b) for b in BUILDINGS_IN_AREA[area]}
+        ranking = area_ranking(state, area, owners)
         entry: dict[str, Any] = {
             "area": area,
-            "control": [{"building": b, "seat": controller(state, b)} for b in BUILDINGS_IN_AREA[area]],
+            "control": [{"building": b, "seat": owners[b]} for b in BUILDINGS_IN_AREA[area]],
             "ranking": [],
         }
         table["areas"].append(entry)
@@ -722,11 +762,13 @@ def end_step(state: State, log: Log) -> None:
 
 # ------------------------------------------------------------------------- reduce player decks
 def keep_moves(state: State, seat: int) -> list[Move]:
-    played = sorted(state.played[seat])
-    n = len(played)
-    make = MOVES.make
-    return [make("keep", cards=[played[i], played[j], played[k]])
-            for i in range(n) for j in range(i + 1, n) for k in range(j + 1, n)]
+    """Every three of the six cards played, ascending."""
+    return [{**_KEEP[t], "cards": list(t)} for t in combinations(sorted(state.played[seat]), 3)]
+
+
+_KEEP: dict[tuple[int, ...], Move] = {
+    (a, b, c): MOVES.make("keep", cards=[a, b, c])
+    for a in CARD_IDS for b in CARD_IDS for c in CARD_IDS if a < b < c}
 
 
 def can_keep(state: State, seat: int, cards: list[int]) -> bool:
@@ -760,8 +802,7 @@ def legal_moves(state: State, seat: int) -> list[Move]:
     if now == KEEP:
         return keep_moves(state, seat)
     if now == STAGE_PLACE:
-        make = MOVES.make
-        return [make("place", building=b) for b in placement_buildings(state, seat, state.picks[seat][0])]
+        return [_PLACE[b].copy() for b in placement_buildings(state, seat, state.picks[seat][0])]
     return ability_moves(state)
 
 
@@ -774,8 +815,7 @@ def refusal(state: State, seat: int, move: Move) -> IllegalMove | None:
     now = decision(state, seat)
     if now is None:
         return IllegalMove(_not_awaited(state), rule=_phase_rule(state), code="not_your_turn")
-    expected = {PICK: ("pick",), KEEP: ("keep",), STAGE_PLACE: ("place",),
-                "SWITCH": ("switch", "pass")}.get(now, ("remove", "pass"))
+    expected = _EXPECTED.get(now, ("remove", "pass"))
     if kind not in expected:
         rule = _phase_rule(state)
         return IllegalMove(f"{rule}: now is not the time to {kind}; {_now(state)}.", rule=rule)
@@ -790,6 +830,9 @@ def refusal(state: State, seat: int, move: Move) -> IllegalMove | None:
     if kind == "keep":
         return _keep_refusal(state, seat, move["cards"])
     return None  # pass: an ability may always be declined
+
+
+_EXPECTED = {PICK: ("pick",), KEEP: ("keep",), STAGE_PLACE: ("place",), "SWITCH": ("switch", "pass")}
 
 
 def _pick_refusal(state: State, seat: int, first: int, second: int) -> IllegalMove | None:
@@ -890,7 +933,7 @@ def _not_awaited(state: State) -> str:
 def apply_move(state: State, seat: int, move: Move) -> list[Event]:
     """The effect of a legal move (``refusal`` said None), with the log lines it makes."""
     kind = move["type"]
-    log = Log()
+    log = TowerLog()
     if kind == "pick":
         first, second = move["first"], move["second"]
         state.choosing.choose(seat, [first, second], ready=True)
@@ -963,5 +1006,6 @@ def cards_owned(state: State, seat: int) -> int:
 
 def beefeaters_accounted(state: State, seat: int) -> int:
     """Supply + board (promoted stacks are two cubes) + track: always 20."""
-    on_board = sum(state.plain[b][seat] + 2 * state.promoted[b][seat] for b in BUILDINGS)
-    return state.supply[seat] + on_board + (1 if state.track[seat] else 0)
+    plain = sum([row[seat] for row in state.plain])  # row 0 (no building) stays empty
+    promoted = sum([row[seat] for row in state.promoted])
+    return state.supply[seat] + plain + 2 * promoted + (1 if state.track[seat] else 0)
