@@ -4,7 +4,6 @@ watches a four-player game played on the API without ever seeing a hand."""
 from __future__ import annotations
 
 import json
-import random
 import re
 import statistics
 import time
@@ -16,6 +15,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from engines.london.view import CATALOGUE
+from tests.browser.scenes import Chooser
 
 pytestmark = pytest.mark.e2e
 
@@ -27,7 +27,7 @@ CLICKABLE = """() => {
   const b = document.getElementById('board');
   const items = [...b.querySelectorAll('[data-move]:not([aria-disabled])')]
     .filter((e) => !e.closest('.lon-list'))
-    .map((e) => ({ k: e.dataset.k, move: JSON.parse(e.dataset.move) }));
+    .map((e) => ({ k: e.dataset.k, move: JSON.parse(e.dataset.move), loans: +(e.dataset.loans || 0) }));
   return { seq: +(b.dataset.seq || -1), step: b.dataset.step || '', mine: b.classList.contains('lon-mine'),
            over: b.classList.contains('lon-over'), items,
            stacks: b.querySelectorAll('.lon-player.me .stack:not(.new)').length };
@@ -47,58 +47,6 @@ def no_side_scroll(page: Page) -> None:
     width = page.evaluate("document.documentElement.scrollWidth")
     view = page.evaluate("window.innerWidth")
     assert width <= view, f"the page scrolls sideways ({width} px in {view} px)"
-
-
-class Chooser:
-    """Picks among legal moves so that a game ends soon: draw from the deck, develop and buy,
-    Draw Three often, one or two runs for show, loans only when nothing else is possible."""
-
-    def __init__(self, seed: int) -> None:
-        self.rng = random.Random(seed)
-        self.runs = 0
-        self.activations = 0
-
-    def pick(self, moves: list[dict[str, Any]], stacks: int = 0) -> int:
-        def first(pred) -> int | None:
-            return next((i for i, m in enumerate(moves) if pred(m)), None)
-
-        def has(typ: str, **kw: Any) -> int | None:
-            return first(lambda m: m["type"] == typ and all(m.get(k) == v for k, v in kw.items()))
-
-        for typ in ("end_turn", "keep", "bottom", "discard_for_colour", "pay", "flip", "discard", "buy"):
-            i = has(typ)
-            if i is not None:
-                return i
-        i = has("place")
-        if i is not None:
-            return i
-        if has("choose_action") is not None:
-            if self.runs < 2 and stacks >= 2 and self.rng.random() < 0.5:
-                self.runs += 1
-                return has("choose_action", action="run_city")  # type: ignore[return-value]
-            order = ["develop", "buy_land", "draw_three"] if self.rng.random() < 0.6 else ["buy_land", "draw_three"]
-            for a in order:
-                i = has("choose_action", action=a)
-                if i is not None:
-                    return i
-            return has("choose_action", action="draw_three")  # type: ignore[return-value]
-        if has("activate") is not None and self.activations < 3:
-            self.activations += 1
-            return has("activate")  # type: ignore[return-value]
-        for typ in ("borough_ability",):
-            i = has(typ)
-            if i is not None:
-                return i
-        i = has("develop")
-        if i is not None and (has("end_action") is None or self.rng.random() < 0.5):
-            return i
-        for pred in (lambda m: m["type"] == "end_action", lambda m: m["type"] == "draw" and m["from"] == "deck",
-                     lambda m: m["type"] == "draw", lambda m: m["type"] == "stop_drawing",
-                     lambda m: m["type"] not in ("take_loan", "repay_loan", "scry")):
-            i = first(pred)
-            if i is not None:
-                return i
-        return 0
 
 
 def wait_seq(page: Page, seq: int) -> None:
@@ -176,8 +124,11 @@ def test_two_players_play_a_whole_game_of_london(browser: Browser, server, scree
     seq = int(mover.locator("#board").get_attribute("data-seq"))
     held["on"] = True
     state = mover.evaluate(CLICKABLE)
-    k = state["items"][chooser.pick([i["move"] for i in state["items"]])]["k"]
+    item = state["items"][chooser.pick([i["move"] for i in state["items"]])]
+    k = item["k"]
     mover.locator(f'#board [data-k="{k}"]').click()
+    if item["loans"]:
+        mover.locator("dialog.kit-confirm [data-act=confirm-yes]").click()
     wait_seq(mover, seq + 1)
     twin.locator(f'#board [data-k="{k}"]').click()
     expect(twin.locator("#flash")).to_contain_text("moved on")
@@ -222,6 +173,8 @@ def test_two_players_play_a_whole_game_of_london(browser: Browser, server, scree
             no_side_scroll(bea)
         choice = items[chooser.pick([i["move"] for i in items], state["stacks"])]
         current.locator(f'#board [data-k="{choice["k"]}"]').click()
+        if choice.get("loans"):  # a move that takes a loan asks first
+            current.locator("dialog.kit-confirm [data-act=confirm-yes]").click()
         seq = state["seq"] + 1
         wait_seq(current, seq)
         moves += 1
@@ -259,7 +212,7 @@ def test_page_weight_and_time_to_interactive(browser: Browser, server, screensho
     api.post(f"/api/seats/{t['seat_token']}/start")
     page = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True).new_page()
     page.goto(t["seat_url"])
-    page.wait_for_function("window.parlourMetrics && window.parlourMetrics.firstView !== null")
+    page.wait_for_function("() => window.parlourMetrics && window.parlourMetrics.firstView !== null")
     expect(page.locator("#board .lon-hand .lc")).to_have_count(6)
     shot(page, screenshots, "phone")
     no_side_scroll(page)

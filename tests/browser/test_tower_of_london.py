@@ -62,7 +62,7 @@ def tab_to(page: Page, selector: str, limit: int = 120) -> None:
 def play_by_keyboard(page: Page, kind: str, screenshots) -> None:
     """The same moves with the keyboard only: Tab to each choice and press Enter."""
     if kind == "pick":
-        page.locator("#prompt").click()  # start tabbing from the top of the page
+        page.locator("#board .tol-status").click()  # start tabbing from the top of the board
         tab_to(page, "#board .tol-hand button.tol-card")
         page.keyboard.press("Enter")
         page.keyboard.press("Tab")
@@ -71,7 +71,7 @@ def play_by_keyboard(page: Page, kind: str, screenshots) -> None:
         tab_to(page, '#board [data-act="pick-confirm"]')
         page.keyboard.press("Enter")
     elif kind == "place":
-        page.locator("#prompt").click()
+        page.locator("#board .tol-status").click()
         tab_to(page, "#board svg .tol-building.is-target")
         shot(page, screenshots, "keyboard-focus", full=False)
         page.keyboard.press("Enter")
