@@ -413,8 +413,8 @@ def why_not_place(s: State, seat: int, stack: int | str) -> Refusal | None:
         return None
     p = s.players[seat]
     if not isinstance(stack, int) or not 0 <= stack < len(p.stacks):
-        return Refusal(f"You have no stack {stack}: place on a new stack or on stacks 0 to "
-                       f"{len(p.stacks) - 1}", R4)
+        yours = f"stacks 0 to {len(p.stacks) - 1}" if p.stacks else "no stack yet"
+        return Refusal(f"You have no stack {stack}: place on a new stack (you have {yours})", R4)
     if stack in s.turn.built:
         return Refusal(f"You cannot place on stack {stack}: it was built this turn; place on a new "
                        f"stack or on a stack not built this turn", R4)
