@@ -184,6 +184,34 @@ def test_a_bot_chooses_the_same_on_the_true_state_and_on_any_determinization(gid
                         assert choose(engine, other, seat, level, Rng.from_seed(5), Budget(12, None)) == expected
 
 
+@pytest.mark.parametrize("gid", [g for g in BOTTABLE if hooks_for(ENGINES[g]).canonical])
+def test_a_canonical_position_is_one_the_seat_cannot_tell_from_the_true_one(gid):
+    engine = ENGINES[gid]
+    canonical = hooks_for(engine).canonical
+    assert canonical is not None
+    for seats in (engine.min_seats, engine.max_seats):
+        for state in states(engine, seats, 11 + seats, every=9)[:12]:
+            before = engine.encode(state)
+            for seat in range(seats):
+                same = canonical(state, seat)
+                assert engine.view(same, seat) == engine.view(state, seat)
+                assert sorted(engine.to_act(same)) == sorted(engine.to_act(state))
+                if seat in engine.to_act(state):
+                    assert engine.legal_moves(same, seat) == engine.legal_moves(state, seat)
+            assert engine.encode(state) == before
+
+
+@pytest.mark.parametrize("gid", [g for g in BOTTABLE if hooks_for(ENGINES[g]).evaluate])
+def test_an_evaluation_gives_every_seat_a_value_between_0_and_1(gid):
+    engine = ENGINES[gid]
+    evaluate = hooks_for(engine).evaluate
+    assert evaluate is not None
+    for seats in (engine.min_seats, engine.max_seats):
+        for state in states(engine, seats, 5, every=40):
+            values = evaluate(engine, state)
+            assert len(values) == seats and all(0.0 <= v <= 1.0 for v in values)
+
+
 def test_the_search_runs_on_determinizations_only():
     """A search never sees the state it was given: every state it plays on is a determinization."""
     seen: list[int] = []
