@@ -4,11 +4,35 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import subprocess
 import sys
 import urllib.request
+from pathlib import Path
 
 from app.config import Settings
+
+
+def database_folder_problem(url: str) -> str | None:
+    """For a SQLite database: why this user cannot write where it lies (None: it can)."""
+    from sqlalchemy.engine import make_url
+
+    from app.config import async_url, is_postgres
+
+    if is_postgres(url):
+        return None
+    name = make_url(async_url(url)).database
+    if not name or name == ":memory:":
+        return None
+    path = Path(name).resolve()
+    folder = path.parent
+    if not folder.is_dir():
+        return f"the folder {folder} for the database does not exist"
+    if not os.access(folder, os.W_OK | os.X_OK) or (path.exists() and not os.access(path, os.W_OK)):
+        return (f"user {os.getuid()} cannot write to {folder}, where the database {path.name} lies. If it is a "
+                f"folder of the host mounted into a container, let that user own it: `chown {os.getuid()} "
+                "<the host folder>` (or use a named volume)")
+    return None
 
 
 def serve(args: argparse.Namespace) -> int:
@@ -17,8 +41,13 @@ def serve(args: argparse.Namespace) -> int:
     from app.main import create_app
 
     settings = Settings()
+    problem = database_folder_problem(settings.database_url)
+    if problem:
+        print(f"parlour: cannot start: {problem}.", file=sys.stderr)
+        return 2
     # Migrating in a child process keeps Alembic's machinery out of the long-lived server.
-    subprocess.run([sys.executable, "-m", "app.cli", "migrate"], check=True)
+    if subprocess.run([sys.executable, "-m", "app.cli", "migrate"]).returncode:
+        return 1
     uvicorn.run(create_app(settings), host=args.host or settings.host, port=args.port or settings.port,
                 proxy_headers=True, ws="app.websocket_protocol:LeanWebSocketProtocol", ws_max_size=1024 * 1024,
                 ws_ping_interval=settings.keepalive_seconds or None, ws_per_message_deflate=False,
@@ -29,6 +58,10 @@ def serve(args: argparse.Namespace) -> int:
 def migrate(args: argparse.Namespace) -> int:
     from app.db import migrate as upgrade
 
+    problem = database_folder_problem(Settings().database_url)
+    if problem:
+        print(f"parlour: cannot migrate: {problem}.", file=sys.stderr)
+        return 2
     upgrade(Settings().database_url)
     return 0
 

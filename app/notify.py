@@ -66,7 +66,7 @@ class PostgresNotifier(Notifier):
         async with self._send_lock:
             if self._closed:
                 return
-            if self._send_conn is None or self._send_conn.closed:
+            if self._send_conn is None or self._send_conn.closed or self._send_conn.broken:
                 self._send_conn = await psycopg.AsyncConnection.connect(self.dsn, autocommit=True)
             await self._send_conn.execute("SELECT pg_notify(%s, %s)",
                                           (CHANNEL, self._payload(table_id, kind, extra)))
