@@ -84,8 +84,8 @@ def soak(games: int) -> dict[str, object]:
         outcomes[state.outcome] += 1
     seconds = time.perf_counter() - start
     report = {"games": games, "seconds": round(seconds, 1), "outcomes": dict(outcomes)}
-    print(f"soak: {games} random and greedy games, invariants checked after every move, in {seconds:.1f} s; "
-          f"outcomes {dict(outcomes)}")
+    print(f"soak: {games} random and greedy games, invariants checked after every move, in {seconds:.1f} s "
+          f"({games / seconds:.0f} games/s); outcomes {dict(outcomes)}")
     return report
 
 
