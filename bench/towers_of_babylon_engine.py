@@ -76,16 +76,19 @@ def soak_game(seed: int) -> State:
     return play_game(seed, decks_for(seed), SOAK_PLAYERS[seed % 4], check_invariants)
 
 
-def soak(games: int) -> dict[str, object]:
+def soak(games: int, first: int = 0) -> dict[str, object]:
     start = time.perf_counter()
     outcomes: Counter[str] = Counter()
-    for seed in range(games):
-        state = soak_game(seed)
+    for seed in range(first, first + games):
+        try:
+            state = soak_game(seed)
+        except AssertionError as err:
+            raise AssertionError(f"soak game {seed}: {err}") from err
         outcomes[state.outcome] += 1
     seconds = time.perf_counter() - start
     report = {"games": games, "seconds": round(seconds, 1), "outcomes": dict(outcomes)}
-    print(f"soak: {games} random and greedy games, invariants checked after every move, in {seconds:.1f} s "
-          f"({games / seconds:.0f} games/s); outcomes {dict(outcomes)}")
+    print(f"soak: games {first} to {first + games - 1}, random and greedy, invariants checked after every "
+          f"move, in {seconds:.1f} s ({games / seconds:.0f} games/s); outcomes {dict(outcomes)}")
     return report
 
 
@@ -145,6 +148,7 @@ def balance(games: int) -> dict[str, dict[str, float]]:
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", type=int, default=10_000, help="random games of the soak (default 10,000)")
+    parser.add_argument("--first", type=int, default=0, help="the soak's first game (seed)")
     parser.add_argument("--time", type=int, default=0, help="only time this many random games")
     parser.add_argument("--balance", type=int, default=0, help="only the balance report, this many games a pair")
     args = parser.parse_args(argv)
@@ -154,7 +158,7 @@ def main(argv: list[str] | None = None) -> None:
     if args.time:
         timing(args.time)
         return
-    soak(args.games)
+    soak(args.games, args.first)
     timing(min(args.games, 1000))
 
 

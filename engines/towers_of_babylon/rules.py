@@ -637,12 +637,13 @@ def start_turn(state: State, log: Log) -> None:
         if m.has("regenerating"):
             m.damage = 0
     invocations, pl.invocations = pl.invocations, []
-    for iid in invocations:
+    for k, iid in enumerate(invocations):
         card = state.card(iid)
         log.say("{0}'s invocation {card} resolves.", seat, card=card.name)
         resolve(state, seat, card.effects, iid, TOWER_TARGET, log)
         pl.discard.append(iid)
         if state.over:
+            pl.invocations = invocations[k + 1:]  # the game is decided: the others stay unresolved
             return
     draw(state, seat, 1, log)
     state.decisions.push(Decision(START, [seat]))

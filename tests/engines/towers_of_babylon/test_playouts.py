@@ -27,7 +27,7 @@ def test_the_bench_script_runs_in_its_quick_modes(capsys):
     bench_main(["--games", "3"])
     bench_main(["--balance", "1"])
     out = capsys.readouterr().out
-    assert "soak: 3 random and greedy games" in out and "ms of CPU median" in out
+    assert "soak: games 0 to 2, random and greedy" in out and "ms of CPU median" in out
     assert "highest win rate of a deck against another" in out
 
 

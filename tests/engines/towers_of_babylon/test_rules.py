@@ -701,3 +701,18 @@ def test_only_the_awaited_seat_may_move_and_a_move_of_another_step_is_refused():
     err = refused(state, 1, "It is not your turn", type="end")
     assert err.code == "not_your_turn"
     refused(state, 0, "now you must act in your main phase; a 'draw' move is not possible", type="draw")
+
+
+def test_end_an_invocation_that_reaches_50_levels_wins_at_the_start_of_the_turn_and_others_wait():
+    state = main_phase(decks=("light_citadel", "fire_legion"))
+    pl = state.players[0]
+    noon, prayer = give(state, 0, "light_high_noon"), give(state, 0, "light_dawn_prayer")
+    for card in (noon, prayer):
+        pl.hand.remove(card)
+        pl.invocations.append(card)
+    pl.tower = 45
+    play(state, 0, type="end")
+    play(state, 1, type="draw")
+    events = play(state, 1, type="end")
+    assert state.over and ENGINE.result(state).winners == (0,) and pl.tower == 51
+    assert pl.invocations == [prayer] and noon in pl.discard and "reaches 50 levels" in texts(events)
