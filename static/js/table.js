@@ -2,7 +2,6 @@
 // the prompt, the log and the chat. Each game's renderer (static/games/<id>/renderer.js) draws
 // the board from the view and turns clicks into moves; a generic renderer serves any game
 // that has none.
-import { renderGeneric } from "./generic.js";
 import { el } from "./kit.js";
 
 const boot = JSON.parse(document.getElementById("boot").textContent);
@@ -349,7 +348,7 @@ function loadRenderer() {
       state.panel = mod.panel || null;
       document.body.classList.toggle("own-prompt", state.ownPrompt);
       return mod.render;
-    }, () => renderGeneric);
+    }, () => import("./generic.js").then((mod) => mod.renderGeneric));
   }
   return state.renderer;
 }

@@ -196,7 +196,7 @@ def test_card_zoom_on_hover_and_long_press(browser: Browser, server: ServerProce
     expect(zoom).to_be_visible()
     name = card.locator(".lc-name").inner_text()
     expect(zoom).to_contain_text(name)
-    expect(zoom).to_contain_text(re.compile("Costs|pauper|Action", re.I))
+    expect(zoom).to_contain_text(re.compile("Develop: £|pauper|Action card"))
     phone = browser.new_context(**context_args("phone")).new_page()
     phone.goto(url)
     ready(phone)
