@@ -21,6 +21,8 @@ from typing import Any
 
 from engines.base import Event, IllegalMove, Move, Result, View
 from engines.game_of_thrones import rules as R
+from engines.game_of_thrones import westeros as W
+from engines.game_of_thrones import wildlings as WL
 from engines.game_of_thrones.components import (
     BOARD,
     HOUSE_CARDS,
@@ -46,15 +48,13 @@ from engines.game_of_thrones.state import (
     OVER,
     PLANNING,
     RAID,
+    WESTEROS,
     Combat,
     GameState,
     PlacedOrder,
     Unit,
 )
 from engines.kit import BOOL, INT, STR, Commitments, Decision, KitEngine, Log, MoveSchema, MoveSpec, Rng, prompt
-
-WESTEROS_PHASE_PLAYED = False
-"""Part 1 flag: the Westeros phase (rounds 2–10) is skipped until part 2 implements it."""
 
 RULE_TURN = "Turn order: only the awaited house decides now"
 RULE_PLANNING = "Planning phase: assign orders"
@@ -134,6 +134,10 @@ class GameOfThrones(KitEngine[GameState]):
         MoveSpec("end_muster"),
         MoveSpec("ability", choice=STR),
         MoveSpec("replace", ships=INT),
+        MoveSpec("bid", power=INT),
+        MoveSpec("rank", house=STR),
+        MoveSpec("destroy", area=STR, unit=STR),
+        MoveSpec("choose", option=STR),
         game="A Game of Thrones",
     )
 
@@ -182,6 +186,8 @@ class GameOfThrones(KitEngine[GameState]):
             top = state.decisions.top
             if top.kind == "cards" and state.combat is not None:
                 return state.combat.cards.awaited()
+            if top.kind == "bid":
+                return state.bids.awaited()
             return state.decisions.awaited()
         if state.phase == PLANNING:
             return state.planning.awaited()
@@ -192,6 +198,9 @@ class GameOfThrones(KitEngine[GameState]):
             return []
         top = state.decisions.top
         kind = top.kind if top is not None else "orders"
+        if kind in PHASE_MOVES:
+            assert top is not None
+            return PHASE_MOVES[kind](self, state, seat, top)
         return list(getattr(self, f"_moves_{kind}")(state, seat, top))
 
     def refusal(self, state: GameState, seat: int, move: Move) -> IllegalMove | None:
@@ -206,7 +215,11 @@ class GameOfThrones(KitEngine[GameState]):
         log = Log()
         top = state.decisions.top
         kind = top.kind if top is not None else "orders"
-        getattr(self, f"_do_{kind}")(state, seat, move, top, log)
+        if kind in PHASE_DO:
+            assert top is not None
+            PHASE_DO[kind](self, state, seat, move, top, log)
+        else:
+            getattr(self, f"_do_{kind}")(state, seat, move, top, log)
         state.moves_played += 1
         self._advance(state, log)
         return log.events
@@ -228,8 +241,14 @@ class GameOfThrones(KitEngine[GameState]):
     def _start_round(self, state: GameState, log: Log) -> None:
         """Seed, the game round: Westeros (not in round 1), Planning, Action."""
         log.say("Round {r} begins", r=state.round)
-        if state.round > 1 and not WESTEROS_PHASE_PLAYED:
-            log.say("The Westeros phase is skipped (not played in this version)")
+        state.restricted = []
+        if state.round > 1:
+            W.start(self, state, log)
+            return
+        self._begin_planning(state, log)
+
+    def _begin_planning(self, state: GameState, log: Log) -> None:
+        """Planning: every house holding units places its orders, hidden and at once."""
         state.phase = PLANNING
         state.step = ""
         state.orders = {}
@@ -251,6 +270,9 @@ class GameOfThrones(KitEngine[GameState]):
                 if self._auto(state, log):
                     continue
                 return
+            if state.phase == WESTEROS:
+                W.run_task(self, state, log)
+                continue
             if state.phase == PLANNING:
                 if state.planning.open and not state.planning.everyone_ready():
                     return
@@ -347,6 +369,8 @@ class GameOfThrones(KitEngine[GameState]):
             if not c.cards.open or c.cards.everyone_ready():
                 self._after_cards(state, log)
                 return True
+        if top.kind in PHASE_AUTO:
+            return PHASE_AUTO[top.kind](self, state, top, log)
         handler = getattr(self, f"_auto_{top.kind}", None)
         return bool(handler and handler(state, top, log))
 
@@ -428,6 +452,7 @@ class GameOfThrones(KitEngine[GameState]):
         if move["bury"]:
             state.wildling_deck.append(state.wildling_deck.pop(0))
             state.raven_saw = None
+            state.wildling_known = 0  # only the raven holder knows the card now at the bottom
             log.say("{0} puts the top wildling card at the bottom of the deck", seat)
         else:
             log.say("{0} leaves the top wildling card where it is", seat)
@@ -727,10 +752,26 @@ class GameOfThrones(KitEngine[GameState]):
             log.say("{0} defeats the neutral force in {a} ({t} against {n}) and marches in", c.attacker,
                     a=_area(c.area), t=total, n=need)
         else:
-            self._enter(state, c.attacker, c.origin, c.army, log)
+            self._back_to_origin(state, log)
             log.say("{0} is too weak for the neutral force in {a} ({t} against {n}): the units stay in {o}",
                     c.attacker, a=_area(c.area), t=total, n=need, o=_area(c.origin))
         state.combat = None
+
+    def _back_to_origin(self, state: GameState, log: Log, *, routed: bool = False) -> None:
+        """The attacking army goes back to the area it marched from; if that would break its
+        supply limits, units are lost until they fit (footmen first, then ships, knights and
+        siege engines), as in a retreat."""
+        c = state.combat
+        assert c is not None
+        here = len(state.units.get(c.origin, []))
+        rank = {"footman": 0, SHIP: 1, "knight": 2, SIEGE: 3}
+        army = sorted(c.army, key=lambda k: rank[k])
+        while army and not R.supply_ok(state, c.attacker, {c.origin: here + len(army)}):
+            lost = army.pop(0)
+            log.say("{0} loses a {k} to supply going back to {o}", c.attacker, k=lost, o=_area(c.origin))
+        c.army = army
+        if army:
+            self._enter(state, c.attacker, c.origin, army, log, routed=routed)
 
     def _end_combat_decisions(self, state: GameState) -> None:
         while state.decisions.top is not None and state.decisions.top.kind != "combat":
@@ -1168,7 +1209,7 @@ class GameOfThrones(KitEngine[GameState]):
         assert c is not None and c.loser is not None
         if c.loser == c.attacker:
             if c.army:
-                self._enter(state, c.attacker, c.origin, c.army, log, routed=True)
+                self._back_to_origin(state, log, routed=True)
                 log.say("{0} retreats {u} to {o}, routed", c.attacker, u=_kinds_text(c.army), o=_area(c.origin))
             c.army = []
             self._finish_combat(state, log)
@@ -1258,7 +1299,7 @@ class GameOfThrones(KitEngine[GameState]):
         arianne = c.winner == c.attacker and c.card.get(c.defender or 0) == "arianne-martell"
         if arianne and c.army:
             # Arianne Martell: the defender lost, but the attackers may not enter
-            self._enter(state, c.attacker, c.origin, c.army, log)
+            self._back_to_origin(state, log)
             log.say("Arianne Martell: {0}'s units go back to {o}", c.attacker, o=_area(c.origin))
         elif c.winner == c.attacker and c.army:
             if c.area in state.owner and state.owner[c.area] != c.attacker:
@@ -1406,7 +1447,7 @@ class GameOfThrones(KitEngine[GameState]):
         rules = {"raven": RULE_RAVEN, "wildling": RULE_RAVEN, "raid": RULE_RAID, "march": RULE_MARCH,
                  "support": RULE_SUPPORT, "cards": RULE_CARDS, "blade": RULE_BLADE, "casualties": RULE_CASUALTIES,
                  "retreat": RULE_RETREAT, "consolidate": RULE_CONSOLIDATE, "muster": RULE_MUSTER,
-                 "ability": RULE_ABILITY, "port": RULE_PORT}
+                 "ability": RULE_ABILITY, "port": RULE_PORT, **W.RULES_BY_KIND, **WL.RULES_BY_KIND}
         if kind == "march_moves" and top is not None:
             if t == "end_march":
                 changes, _ = self._march_plan(state, seat, top.data["from"], top.data["staged"])
@@ -1484,6 +1525,9 @@ class GameOfThrones(KitEngine[GameState]):
             "wildling_top": (state.wildling_deck[0] if seat is not None and seat == state.raven_saw
                              and state.wildling_deck else None),
             "westeros_decks": {d: len(p) for d, p in state.westeros_decks.items()},
+            "westeros_cards": list(state.revealed),
+            "wildling_last": state.wildling_last or None,
+            "bids": ({**state.bids.public(), "mine": state.bids.own(seat)} if state.bids.open else None),
             "combat": combat,
             "decision": top.kind if top is not None else ("orders" if planning else None),
             "awaited": sorted(self.awaited(state)),
@@ -1513,9 +1557,13 @@ class GameOfThrones(KitEngine[GameState]):
             "muster": "Muster units, then end mustering",
             "port": "You took a port: replace the captured ships with your own?",
         }
-        text = texts.get(kind, "Decide")
+        text = texts.get(kind) or W.PROMPTS.get(kind) or WL.PROMPTS.get(kind) or "Decide"
         if kind == "ability" and top is not None:
             text = ABILITY_PROMPTS[top.data["card"]]
+        if kind == "westeros_choice" and top is not None:
+            text = W.WESTEROS_CHOICE_PROMPTS[top.data["card"]]
+        if kind == "wildling_choice" and top is not None:
+            text = WL.CHOICE_PROMPTS[top.data["card"]]
         return prompt(kind, text, moves, self._label, **(top.data if top else {}))
 
     def _label(self, move: Move) -> str:
@@ -1554,6 +1602,14 @@ class GameOfThrones(KitEngine[GameState]):
             return f"Replace {move['ships']} ship(s)" if move["ships"] else "Destroy them all"
         if t == "ability":
             return self._ability_label(move["choice"])
+        if t == "choose":
+            return W.OPTION_NAMES.get(move["option"]) or self._ability_label(move["option"])
+        if t == "bid":
+            return f"Bid {move['power']}"
+        if t == "rank":
+            return HOUSES[move["house"]].name
+        if t == "destroy":
+            return f"Destroy a {move['unit']} in {_area(move['area'])}"
         return {"ready": "Ready", "raven_look": "Look at the top wildling card", "raven_pass": "Pass",
                 "undo": "Undo the last step", "end_muster": "End mustering"}.get(t, str(t))
 
@@ -1564,13 +1620,15 @@ class GameOfThrones(KitEngine[GameState]):
             return HOUSE_CARDS[choice].name
         if choice in TRACK_NAMES:
             return f"The {TRACK_NAMES[choice]} track"
-        return {"cancel": "Cancel the card", "keep": "Keep it", "none": "Nothing"}.get(choice, choice)
+        return {"cancel": "Cancel the card", "keep": "Keep it", "none": "Nothing", "done": "Stop here",
+                "units": "Destroy 2 units"}.get(choice, choice)
 
     # -- hidden information -----------------------------------------------------------------------
     def determinize(self, state: GameState, seat: int | None, rng: Rng) -> GameState:
         """Re-draw what ``seat`` cannot see: others' face-down orders (the same number placed, on
-        their areas), others' chosen house cards, the wildling deck below what it saw, the
-        Westeros decks, and the generator."""
+        their areas), others' chosen house cards, others' bids, the wildling deck and the Westeros
+        decks (but the cards seen: the top wildling card for the seat that looked, the cards
+        revealed at the bottom), and the generator."""
         out = copy.deepcopy(state)
         if out.planning.open:
             for s in list(out.planning.choices):
@@ -1586,12 +1644,23 @@ class GameOfThrones(KitEngine[GameState]):
                 options = sorted(x for x in out.hands[s] if x != exclude)
                 if s != seat and options:
                     c.cards.choices[s] = rng.choice(options)
+        if out.bids.open:
+            for s in list(out.bids.choices):
+                if s != seat:
+                    out.bids.choices[s] = rng.below(out.power[s] + 1)
+        # the wildling deck: the top card stays for the seat that looked at it, the cards seen at
+        # the bottom stay; the rest is re-drawn; the same for each Westeros deck
         keep = 1 if seat is not None and seat == out.raven_saw else 0
-        rest = out.wildling_deck[keep:]
-        rng.shuffle(rest)
-        out.wildling_deck[keep:] = rest
-        for pile in out.westeros_decks.values():
-            rng.shuffle(pile)
+        end = len(out.wildling_deck) - out.wildling_known
+        if end > keep:
+            rest = out.wildling_deck[keep:end]
+            rng.shuffle(rest)
+            out.wildling_deck[keep:end] = rest
+        for deck, pile in out.westeros_decks.items():
+            end = len(pile) - out.westeros_known.get(deck, 0)
+            rest = pile[:end]
+            rng.shuffle(rest)
+            pile[:end] = rest
         out.rng = rng.fork()
         return out
 
@@ -1605,6 +1674,11 @@ class GameOfThrones(KitEngine[GameState]):
                 placed[area] = rng.choice(options)
         return placed
 
+
+PHASE_MOVES: dict[str, W.Mover] = {**W.MOVES, **WL.MOVES}
+PHASE_DO: dict[str, W.Doer] = {**W.DO, **WL.DO}
+PHASE_AUTO: dict[str, W.Auto] = {**W.AUTO, **WL.AUTO}
+"""The Westeros phase's and the wildlings' decisions (their moves, effects and automatic ends)."""
 
 ENGINE = GameOfThrones()
 

@@ -75,6 +75,18 @@ def crowns_power(state: GameState, seat: int, area: str) -> int:
     return 0
 
 
+def crown_income(state: GameState, seat: int, *, ports: bool = True) -> int:
+    """Westeros card A Game of Thrones: a Power token per crown icon in the areas ``seat``
+    controls, and (``ports``) one per port it controls holding one of its ships while the
+    port's sea holds no enemy ship (Dark Wings, Dark Words counts crowns only)."""
+    n = sum(a.crowns for a in BOARD.areas.values() if a.crowns and controller(state, a.id) == seat)
+    if ports:
+        for a in BOARD.areas.values():
+            if a.kind == PORT and state.owner.get(a.id) == seat and state.owner.get(a.port_sea or "", seat) == seat:
+                n += 1
+    return n
+
+
 # -- power tokens ---------------------------------------------------------------------------
 
 

@@ -8,7 +8,7 @@ from typing import Any
 
 from engines.kit import Commitments, DecisionStack, Rng
 
-PLANNING, ACTION, OVER = "planning", "action", "over"
+WESTEROS, PLANNING, ACTION, OVER = "westeros", "planning", "action", "over"
 RAID, MARCH, CONSOLIDATE = "raid", "march", "consolidate"
 
 
@@ -80,6 +80,12 @@ class GameState:
     decisions: DecisionStack = field(default_factory=DecisionStack)
     combat: Combat | None = None
     pending: list[dict[str, Any]] = field(default_factory=list)  # questions an effect raised, asked next
+    revealed: list[str] = field(default_factory=list)  # this round's Westeros cards, decks I, II, III
+    tasks: list[dict[str, Any]] = field(default_factory=list)  # the Westeros phase's steps still to run
+    bids: Commitments = field(default_factory=Commitments)  # hidden bids (Clash of Kings, wildlings)
+    westeros_known: dict[str, int] = field(default_factory=dict)  # deck -> cards drawn since its shuffle
+    wildling_known: int = 0  # wildling cards at the bottom everyone has seen
+    wildling_last: str = ""  # the last wildling card revealed
     winner: int | None = None
     ended_by: str = ""
     moves_played: int = 0

@@ -74,3 +74,23 @@ def pick(rng: random.Random, moves: list[dict[str, Any]]) -> dict[str, Any]:
     if useful and rng.random() < 0.97:
         return rng.choice(useful)
     return rng.choice(moves)
+
+
+QUIET = ("nothing", "keep", "none", "done", "end_muster")
+
+
+def quiet_move(moves: list[dict[str, Any]]) -> dict[str, Any]:
+    """The least eventful listed move: bid 0, end mustering, choose "nothing", else the first."""
+    for m in moves:
+        if m["type"] == "bid" and m["power"] == 0:
+            return m
+        if m["type"] == "end_muster" or m.get("option") in QUIET or m.get("choice") in QUIET:
+            return m
+    return moves[0]
+
+
+def through_westeros(state: GameState) -> None:
+    """Play the Westeros phase (if it is on) with the quietest listed moves."""
+    while state.phase == "westeros" and ENGINE.to_act(state):
+        s = min(ENGINE.to_act(state))
+        ENGINE.play(state, s, quiet_move(ENGINE.legal_moves(state, s)))

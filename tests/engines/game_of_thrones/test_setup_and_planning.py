@@ -12,7 +12,7 @@ from engines.game_of_thrones import rules as R
 from engines.game_of_thrones.components import HOUSES, SETUPS
 from engines.game_of_thrones.state import ACTION, PLANNING
 
-from .conftest import plan, play, position, seat
+from .conftest import plan, play, position, seat, through_westeros
 
 
 @pytest.mark.parametrize("players", [3, 4, 5, 6])
@@ -77,17 +77,25 @@ def test_round_one_starts_in_planning_without_a_westeros_phase():
     assert ENGINE.to_act(state) == frozenset(range(4))
 
 
-def test_the_westeros_phase_is_skipped_behind_the_part_one_flag():
-    assert engine_module.WESTEROS_PHASE_PLAYED is False
+def test_the_westeros_phase_is_skipped_in_round_one_and_played_from_round_two():
     state = position(3, {"winterfell": ("stark", ["footman"])})
+    assert state.round == 1 and state.phase == PLANNING and state.revealed == []
+    assert not hasattr(engine_module, "WESTEROS_PHASE_PLAYED")
+    state.westeros_decks = {"I": ["mustering"] * 10, "II": ["clash-of-kings"] * 10, "III": ["web-of-lies"] * 10}
     plan(state, {"winterfell": "defense-plus-one"})
-    assert state.round == 2 and state.phase == PLANNING
+    assert state.round == 2 and state.phase == "westeros"
+    assert state.revealed == ["mustering", "clash-of-kings", "web-of-lies"]
+    through_westeros(state)
+    assert state.phase == PLANNING and state.restricted == ["support", "support-plus-one"]
 
 
 def test_a_round_is_planning_then_action_then_clean_up_and_the_game_lasts_ten_rounds():
     state = position(3, {"winterfell": ("stark", ["footman"]), "lannisport": ("lannister", ["footman"])})
+    # cards without wildling icons, so no attack destroys these footmen
+    state.westeros_decks = {"I": ["mustering"] * 10, "II": ["game-of-thrones"] * 10, "III": ["put-to-the-sword"] * 10}
     for r in range(1, 11):
-        assert state.round == r
+        through_westeros(state)
+        assert state.round == r and state.phase == PLANNING
         plan(state, {"winterfell": "defense-plus-one", "lannisport": "defense-plus-one"})
     assert state.phase == "over"
     result = ENGINE.result(state)
