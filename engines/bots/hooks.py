@@ -59,6 +59,7 @@ GAMES: dict[str, str] = {
     "tally": "engines.bots.tally",
     "london": "engines.bots.london",
     "tower_of_london": "engines.bots.tower_of_london",
+    "towers_of_babylon": "engines.bots.towers_of_babylon",
 }
 """Game id -> the module whose ``HOOKS`` serve it (imported when first asked for)."""
 
