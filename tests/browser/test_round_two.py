@@ -86,6 +86,11 @@ def test_london_hand_board_market_and_prompt_on_the_first_screen(browser: Browse
     b = box(page, ".lon-now .lon-actions")
     assert b["y"] + b["height"] <= 844, b
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    cut = page.evaluate("""() => [...document.querySelectorAll('.bt-name')]
+        .filter((n) => n.scrollWidth > n.clientWidth + 1
+          || n.getBoundingClientRect().right > n.closest('.bt').getBoundingClientRect().right + 1)
+        .map((n) => n.textContent)""")
+    assert not cut, f"borough names cut on a phone: {cut}"
     # the market's boroughs are all in view side by side, not behind a sideways swipe
     market = page.locator(".market .bt")
     for i in range(market.count()):
