@@ -14,8 +14,8 @@ only), moves per game, and every failure.
 
 ``--code DIR`` measures the engine of another checkout of the project (for example one made with
 ``git worktree add DIR <commit>``) with this very harness. ``--side-by-side DIR`` compares that
-older engine with this one: the runs take turns, in fresh processes, ``--rounds`` times over the
-same seeds — this engine under rules version 1 (whose games are move for move the older code's
+older engine with this one: ``--rounds`` times, the sides run at once, each in a fresh process,
+over the same seeds — this engine under rules version 1 (whose games are move for move the older code's
 games) and under the newest version — and it prints each run's figures and the medians side by
 side. The engine time is processor time in ``legal_moves`` and ``play`` only, not in the random
 player.
@@ -173,10 +173,15 @@ def side_by_side(args: argparse.Namespace) -> int:
     out = sys.stdout
     failed = False
     for r in range(args.rounds):
-        for name, cmd in sides.items():
-            proc = subprocess.run([sys.executable, *cmd], capture_output=True, text=True)
+        # the sides of a round run at the same time: whatever else the machine is doing weighs
+        # on all of them alike
+        procs = {name: subprocess.Popen([sys.executable, *cmd], stdout=subprocess.PIPE,
+                                        stderr=subprocess.STDOUT, text=True)
+                 for name, cmd in sides.items()}
+        for name, proc in procs.items():
+            stdout, _ = proc.communicate()
             failed |= proc.returncode != 0
-            figures = {k: float(m.group(1)) for k, rx in _FIGURES.items() if (m := rx.search(proc.stdout))}
+            figures = {k: float(m.group(1)) for k, rx in _FIGURES.items() if (m := rx.search(stdout))}
             runs[name].append(figures)
             out.write(f"round {r + 1}, {name}: " + ", ".join(f"{k} {v:g}" for k, v in figures.items())
                       + ("" if proc.returncode == 0 else f"  [exit {proc.returncode}]") + "\n")

@@ -46,6 +46,9 @@ class LondonEngine(KitEngine[LondonState]):
     def awaited(self, s: LondonState) -> frozenset[int]:
         return frozenset() if s.over else frozenset((s.current,))
 
+    def seats_of(self, s: LondonState) -> int:
+        return s.seats
+
     def legal_moves(self, s: LondonState, seat: int) -> list[Move]:
         return rules.legal_moves(s, seat)
 

@@ -234,9 +234,14 @@ def develop_obstacle(s: State, p: Player, cid: int, live: list[Effect] | None = 
         return "cost"
     if card.is_action or s.turn.free_colour > 0:
         return None
-    # the card itself is one of its colour's non-paupers: with a partner, that makes two
-    counts = colours if colours is not None else colour_counts(p)
-    return "colour" if counts[card.colour] < 2 else None
+    if colours is not None:  # the card itself is one of its colour's non-paupers: a partner makes two
+        return "colour" if colours[card.colour] < 2 else None
+    colour = card.colour
+    for h in p.hand:
+        other = CARDS[h]
+        if h != cid and other.colour == colour and not other.is_pauper:
+            return None
+    return "colour"
 
 
 def why_not_develop(s: State, p: Player, cid: int) -> Refusal | None:
