@@ -59,4 +59,13 @@ def evaluate(engine: Engine, state: Any) -> list[float]:
     return [lead(worth, s, 5.0) for s in range(len(worth))]
 
 
-HOOKS = Hooks(canonical=canonical, sensible=sensible, margin=5.0, evaluate=evaluate, depth=30)
+def components(engine: Engine, state: Any) -> dict[str, list[int]]:
+    """Balance: the deck each seat played."""
+    out: dict[str, list[int]] = {}
+    for seat, p in enumerate(state.players):
+        out.setdefault(f"deck {p.deck_name or 'built'}", []).append(seat)
+    return out
+
+
+HOOKS = Hooks(canonical=canonical, sensible=sensible, margin=5.0, evaluate=evaluate, depth=30,
+              components=components)
