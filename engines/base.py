@@ -31,6 +31,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any, Protocol, runtime_checkable
 
 Move = dict[str, Any]
@@ -63,22 +64,38 @@ class IllegalMove(Exception):
         self.code = code
 
 
-@dataclass(frozen=True, slots=True)
 class Event:
     """One line of the game log.
 
     ``text`` is what everyone reads; ``private`` maps a seat to the text that seat reads instead
-    (``{0: "You drew Brewery"}`` beside ``text="{seat:0} drew a card"``).
+    (``{0: "You drew Brewery"}`` beside ``text="{seat:0} drew a card"``). A plain slotted class,
+    not a frozen dataclass: engines make dozens per move, and a frozen dataclass is several times
+    slower to build. Treat it as immutable.
     """
 
-    text: str
-    private: Mapping[int, str] = field(default_factory=dict)
+    __slots__ = ("private", "text")
+
+    def __init__(self, text: str, private: Mapping[int, str] | None = None) -> None:
+        self.text = text
+        self.private: Mapping[int, str] = private if private is not None else _NO_PRIVATE
 
     def for_seat(self, seat: int | None) -> str:
         """The text this seat (None: a spectator) reads."""
         if seat is not None and seat in self.private:
             return self.private[seat]
         return self.text
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Event) and other.text == self.text and dict(other.private) == dict(self.private)
+
+    def __hash__(self) -> int:
+        return hash((self.text, tuple(sorted(self.private.items()))))
+
+    def __repr__(self) -> str:
+        return f"Event({self.text!r}, {dict(self.private)!r})"
+
+
+_NO_PRIVATE: Mapping[int, str] = MappingProxyType({})
 
 
 @dataclass(frozen=True, slots=True)

@@ -62,7 +62,7 @@ class KitEngine(Generic[S]):
 
     def play(self, state: S, seat: int, move: Move) -> list[Event]:
         canonical = self.MOVES.parse(move)
-        if type(seat) is not int or seat not in range(self.seats_of(state)):
+        if type(seat) is not int or not 0 <= seat < self.seats_of(state):
             raise IllegalMove(f"There is no seat {seat!r} at this table.", code="not_your_turn")
         why = self.refusal(state, seat, canonical)
         if why is not None:

@@ -45,12 +45,15 @@ class Commitments:
             raise ValueError(f"seat {seat} may not choose now")
         self.choices[seat] = choice
         if ready:
-            self.ready = sorted({*self.ready, seat})
+            self.ready.append(seat)
+            self.ready.sort()
 
     def declare_ready(self, seat: int) -> None:
         if seat not in self.asked:
             raise ValueError(f"seat {seat} is not asked")
-        self.ready = sorted({*self.ready, seat})
+        if seat not in self.ready:
+            self.ready.append(seat)
+            self.ready.sort()
 
     def has_chosen(self, seat: int) -> bool:
         return seat in self.choices

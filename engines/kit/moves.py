@@ -18,7 +18,7 @@ ever see well-formed moves, and what is stored is the canonical move.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -28,29 +28,43 @@ MAX_NUMBER = 1 << 31
 """Numbers in moves are ids, counts and positions: anything larger is malformed."""
 
 
+def _is_int(v: Any) -> bool:
+    return type(v) is int and -MAX_NUMBER < v < MAX_NUMBER
+
+
+def _is_bool(v: Any) -> bool:
+    return type(v) is bool
+
+
+def _is_str(v: Any) -> bool:
+    return type(v) is str and len(v) <= 200
+
+
+def _is_int_list(v: Any) -> bool:
+    return type(v) is list and len(v) <= 200 and all(type(x) is int and -MAX_NUMBER < x < MAX_NUMBER for x in v)
+
+
+def _is_str_list(v: Any) -> bool:
+    return type(v) is list and len(v) <= 200 and all(type(x) is str and len(x) <= 200 for x in v)
+
+
+_CHECKS: dict[str, Callable[[Any], bool]] = {
+    "int": _is_int, "bool": _is_bool, "str": _is_str, "int_list": _is_int_list, "str_list": _is_str_list}
+
+
 @dataclass(frozen=True, slots=True)
 class FieldType:
-    """One field's type: ``name`` for messages, ``kind`` for the check."""
+    """One field's type: ``name`` for messages, ``kind`` for the check, ``length`` for a list of
+    fixed length (pairs). A game may subclass it with its own ``accepts`` (a field of a few words)."""
 
     name: str
     kind: str
-    length: int | None = None  # fixed length of a list (pairs)
+    length: int | None = None
 
     def accepts(self, value: Any) -> bool:
-        if self.kind == "int":
-            return type(value) is int and -MAX_NUMBER < value < MAX_NUMBER
-        if self.kind == "bool":
-            return type(value) is bool
-        if self.kind == "str":
-            return type(value) is str and len(value) <= 200
-        if self.kind == "int_list":
-            return (type(value) is list and len(value) <= 200
-                    and (self.length is None or len(value) == self.length)
-                    and all(type(v) is int and -MAX_NUMBER < v < MAX_NUMBER for v in value))
-        if self.kind == "str_list":
-            return (type(value) is list and len(value) <= 200
-                    and all(type(v) is str and len(v) <= 200 for v in value))
-        raise AssertionError(self.kind)
+        if not _CHECKS[self.kind](value):
+            return False
+        return self.length is None or len(value) == self.length
 
 
 INT = FieldType("a whole number", "int")
@@ -61,14 +75,27 @@ STR_LIST = FieldType("a list of texts", "str_list")
 PAIR = FieldType("a pair of whole numbers", "int_list", length=2)
 
 
+_MISSING = object()
+
+
 class MoveSpec:
     """One move type and its fields, in canonical order."""
 
-    __slots__ = ("fields", "type")
+    __slots__ = ("checks", "fields", "size", "type")
 
     def __init__(self, type: str, **fields: FieldType) -> None:
         self.type = type
         self.fields = fields
+        self.size = len(fields) + 1
+        # The check of each field, taken once: a plain kit type's function itself, else the
+        # field type's own ``accepts`` (a game's subclass).
+        self.checks: tuple[tuple[str, Callable[[Any], bool]], ...] = tuple(
+            (name, _CHECKS[f.kind] if type_is_plain(f) else f.accepts) for name, f in fields.items())
+
+
+def type_is_plain(ftype: FieldType) -> bool:
+    """A kit field type whose check is its kind's function alone (no subclass, no fixed length)."""
+    return type(ftype) is FieldType and ftype.length is None
 
 
 class MoveSchema:
@@ -92,6 +119,24 @@ class MoveSchema:
 
     def parse(self, move: Any) -> Move:
         """The canonical form of a well-shaped move; ``IllegalMove`` for any other input."""
+        if type(move) is dict:  # the usual case, every move played: checked at once
+            spec = self.specs.get(move.get("type"))  # type: ignore[arg-type]
+            if spec is not None and len(move) == spec.size:
+                out: Move = {"type": spec.type}
+                for name, check in spec.checks:
+                    value = move.get(name, _MISSING)
+                    if check is _is_int:  # the usual field, checked inline
+                        if type(value) is not int or not -MAX_NUMBER < value < MAX_NUMBER:
+                            break
+                    elif value is _MISSING or not check(value):
+                        break
+                    out[name] = list(value) if type(value) is list else value
+                else:
+                    return out
+        return self._refuse(move)
+
+    def _refuse(self, move: Any) -> Move:
+        """The slow path: the canonical form, or the precise reason a move is malformed."""
         if not isinstance(move, Mapping) or type(move.get("type")) is not str:
             raise IllegalMove('Malformed move: a move is a JSON object with a "type".', code="malformed_move")
         spec = self.specs.get(move["type"])

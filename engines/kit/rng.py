@@ -61,8 +61,11 @@ class Rng:
         if n <= 0:
             raise ValueError("below(n) needs n >= 1")
         limit = ((1 << 64) // n) * n
-        while True:
-            x = self.next64()
+        while True:  # next64, inlined: shuffles call this once per card
+            new = self.state = (self.state * _MULT + _INC) & _M128
+            xored = ((new >> 64) ^ new) & _M64
+            rot = new >> 122
+            x = ((xored >> rot) | (xored << ((-rot) & 63))) & _M64
             if x < limit:
                 return x % n
 

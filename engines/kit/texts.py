@@ -19,10 +19,16 @@ from typing import Any
 
 from engines.base import Event, Move, seat_ref
 
+_REFS = tuple(seat_ref(s) for s in range(16))
+
+
+def _ref(seat: int) -> str:
+    return _REFS[seat] if 0 <= seat < 16 else seat_ref(seat)
+
 
 def say(text: str, *seats: int, **values: Any) -> str:
     """``text`` with ``{0}``, ``{1}``… replaced by seat references and ``{name}`` by values."""
-    return text.format(*(seat_ref(s) for s in seats), **values)
+    return text.format(*[_ref(s) for s in seats], **values)
 
 
 class Log:
@@ -37,8 +43,16 @@ class Log:
             **values: Any) -> None:
         """A line everyone reads; ``privately`` gives some seats their own text instead
         (formatted the same way)."""
-        private = {s: say(t, *seats, **values) for s, t in (privately or {}).items()}
-        self.events.append(Event(say(text, *seats, **values), private))
+        if seats:
+            refs = [_REFS[s] if 0 <= s < 16 else seat_ref(s) for s in seats]
+            line = text.format(*refs, **values)
+        else:
+            refs = []
+            line = text.format(**values) if values or "{" in text else text
+        if privately:
+            self.events.append(Event(line, {s: t.format(*refs, **values) for s, t in privately.items()}))
+        else:
+            self.events.append(Event(line))
 
     def extend(self, events: Iterable[Event]) -> None:
         self.events.extend(events)

@@ -19,12 +19,11 @@ from step 2 of its round to step 1 of the next): tables and records of that time
 from __future__ import annotations
 
 import copy
-from collections.abc import Mapping
 from dataclasses import dataclass, field
 from itertools import combinations, permutations
 from typing import Any
 
-from engines.base import Event, IllegalMove, Move, Result, seat_ref
+from engines.base import Event, IllegalMove, Move, Result
 from engines.kit import BOOL, INT, INT_LIST, PAIR, Commitments, Log, MoveSchema, MoveSpec, Rng, say
 from engines.tower_of_london.components import (
     ADJACENT,
@@ -67,30 +66,7 @@ STAGE_PLACE, STAGE_ABILITY = "place", "ability"
 RULES_VERSION = 2
 """The newest rules version (see the module's docstring)."""
 
-class TowerMoves(MoveSchema):
-    """``kit.MoveSchema`` with a quicker ``parse`` for a well-shaped move (the usual case: every
-    move a seat plays): the same canonical move. Anything else goes to the kit's own ``parse``,
-    which refuses it with its message. ``play`` parses every move, so this is on the hot path."""
-
-    def parse(self, move: Any) -> Move:
-        if type(move) is dict:
-            kind = move.get("type")
-            spec = self.specs.get(kind) if type(kind) is str else None
-            if spec is not None and len(move) == len(spec.fields) + 1:
-                out: Move = {"type": kind}
-                for name, ftype in spec.fields.items():
-                    value = move.get(name, _MISSING)
-                    if value is _MISSING or not ftype.accepts(value):
-                        break
-                    out[name] = list(value) if type(value) is list else value
-                else:
-                    return out
-        return super().parse(move)
-
-
-_MISSING = object()
-
-MOVES = TowerMoves(
+MOVES = MoveSchema(
     MoveSpec("pick", first=INT, second=INT),
     MoveSpec("place", building=INT),
     MoveSpec("remove", building=INT, seat=INT, promoted=BOOL),
@@ -174,26 +150,6 @@ def draw_below(state: State, n: int) -> int:
 
 
 # ------------------------------------------------------------------------------------- the log
-_REFS = tuple(seat_ref(s) for s in range(8))
-
-
-class TowerLog(Log):
-    """``kit.Log`` with a quicker ``say`` giving the same lines: seat references made once, and no
-    private texts built unless given. A move writes up to a few dozen lines (a whole step's
-    reveals, the scoring), so this is on the engine's hot path."""
-
-    __slots__ = ()
-
-    def say(self, text: str, *seats: int, privately: Mapping[int, str] | None = None,
-            **values: Any) -> None:
-        refs = [_REFS[s] for s in seats]
-        line = text.format(*refs, **values)
-        if privately:
-            self.events.append(Event(line, {s: t.format(*refs, **values) for s, t in privately.items()}))
-        else:
-            self.events.append(Event(line))
-
-
 # ----------------------------------------------------------------------------------------- state
 @dataclass(eq=True)
 class State:
@@ -337,7 +293,7 @@ def new_state(seats: int, seed: int, version: int = RULES_VERSION) -> State:
     state.track = [0] * seats
     state.ravens = [0] * seats
     state.revealed = [0] * seats
-    begin_round(state, TowerLog())
+    begin_round(state, Log())
     return state
 
 
@@ -956,7 +912,7 @@ def _not_awaited(state: State) -> str:
 def apply_move(state: State, seat: int, move: Move) -> list[Event]:
     """The effect of a legal move (``refusal`` said None), with the log lines it makes."""
     kind = move["type"]
-    log = TowerLog()
+    log = Log()
     if kind == "pick":
         first, second = move["first"], move["second"]
         state.choosing.choose(seat, [first, second], ready=True)
