@@ -53,13 +53,14 @@ def test_only_the_founder_may_start(client):
     r = client.post(f"/api/seats/{bob['seat_token']}/start")
     assert r.status_code == 403
     assert r.json()["error"] == "not_founder"
+    assert r.json()["message"] == "Only the player who founded the table can start it."
     assert client.get(f"/api/tables/{body['code']}").json()["status"] == "gathering"
 
 
 def test_start_needs_the_minimum_number_of_players(client):
     body = found(client, "Ada")
     r = client.post(f"/api/seats/{body['seat_token']}/start")
-    assert r.status_code == 409
+    assert r.status_code == 409 and r.json()["error"] != ""
     assert r.json()["message"] == "Tally needs 2 to 4 players; 1 have joined."
 
 
@@ -84,7 +85,7 @@ def test_names_are_trimmed_and_must_be_1_to_24_characters(client):
     for bad in ("", "   ", "x" * 25, None, 12, "bell\x07"):
         r = client.post(f"/api/tables/{body['code']}/join", json={"name": bad})
         assert r.status_code == 422, bad
-        assert r.json()["error"] == "invalid_name"
+        assert r.json()["error"] == "invalid_name" and "name" in r.json()["message"].lower()
     assert client.post(f"/api/tables/{body['code']}/join", json={"name": "y" * 24}).status_code == 201
 
 
@@ -99,12 +100,14 @@ def test_unknown_code_and_unknown_seat_are_clear_404s(client):
     assert r.status_code == 404 and r.json()["error"] == "unknown_table"
     r = client.get("/api/seats/not-a-real-token-at-all")
     assert r.status_code == 404 and r.json()["error"] == "unknown_seat"
-    assert client.post("/api/seats/not-a-real-token-at-all/start").status_code == 404
+    r = client.post("/api/seats/not-a-real-token-at-all/start")
+    assert r.status_code == 404 and r.json()["error"] == "unknown_seat"
 
 
 def test_repeated_failed_code_lookups_are_slowed_down(client):
     for _ in range(10):
-        assert client.get("/api/tables/ZZZZZZ").status_code == 404
+        r = client.get("/api/tables/ZZZZZZ")
+        assert r.status_code == 404 and r.json()["error"] == "unknown_table"
     r = client.get("/api/tables/ZZZZZZ")
     assert r.status_code == 429 and int(r.headers["retry-after"]) > 0
     assert r.json()["error"] == "too_many_attempts"
@@ -116,7 +119,8 @@ def test_unknown_game_and_bad_options_are_refused(client):
     r = client.post("/api/tables", json={"game": "tally", "name": "Ada", "options": {"target": 7}})
     assert r.status_code == 422 and r.json()["error"] == "invalid_options"
     r = client.post("/api/tables", json={"game": "tally", "name": "Ada", "options": {"colour": 1}})
-    assert r.status_code == 422 and "unknown option" in r.json()["message"]
+    assert r.status_code == 422 and r.json()["error"] == "invalid_options"
+    assert "unknown option 'colour'" in r.json()["message"]
 
 
 def test_malformed_json_is_a_clear_error(client):
@@ -141,11 +145,25 @@ def test_legal_moves_are_listed_only_for_the_awaited_seat(client):
 
 
 def test_every_listed_move_is_accepted(client):
-    t = started_table(client)
-    token, seq = awaited_token(client, t)
-    moves = client.get(f"/api/seats/{token}/moves").json()["moves"]
-    r = client.post(f"/api/seats/{token}/moves", json={"seq": seq, "move": moves[-1]})
-    assert r.status_code == 200 and r.json() == {"seq": seq + 1}
+    """Whole games in which the move played at each turn goes round the listed ones (first,
+    second, …), each answered 200 with the next seq: every position of the list is exercised,
+    not only the first move."""
+    accepted = set()
+    for game in range(4):
+        t = started_table(client, ("Ada", "Bob", "Cy"), vote=True)
+        for turn in range(200):
+            summary = client.get(f"/api/tables/{t['code']}").json()
+            if summary["status"] == "finished":
+                break
+            for seat in summary["awaiting"]:
+                token = t["by_seat"][seat]
+                listed = client.get(f"/api/seats/{token}/moves").json()
+                i = (turn + game + seat) % len(listed["moves"])
+                r = client.post(f"/api/seats/{token}/moves", json={"seq": listed["seq"], "move": listed["moves"][i]})
+                assert r.status_code == 200 and r.json() == {"seq": listed["seq"] + 1}, r.text
+                accepted.add(i)
+        assert client.get(f"/api/tables/{t['code']}").json()["status"] == "finished"
+    assert accepted == {0, 1, 2}  # a hand has three cards: every position was played
 
 
 def test_a_stale_move_gets_409_and_changes_nothing(client):
@@ -165,6 +183,7 @@ def test_an_illegal_move_gets_422_naming_the_rule_and_changes_nothing(client):
     r = client.post(f"/api/seats/{token}/moves", json={"seq": seq, "move": {"type": "play", "card": 99}})
     assert r.status_code == 422
     assert r.json()["error"] == "illegal_move" and r.json()["rule"] == "Tally rule 2: play a card"
+    assert r.json()["message"] == "Play a card from your hand."
     after = client.get(f"/api/seats/{token}").json()
     assert after["view"] == before and after["seq"] == seq
 
@@ -174,6 +193,7 @@ def test_an_unknown_move_type_is_refused(client):
     token, seq = awaited_token(client, t)
     r = client.post(f"/api/seats/{token}/moves", json={"seq": seq, "move": {"type": "castle"}})
     assert r.status_code == 422 and r.json()["error"] == "unknown_move"
+    assert r.json()["message"] == "Unknown move 'castle': Tally moves are vote, play."
 
 
 def test_a_move_out_of_turn_is_refused(client):
@@ -188,11 +208,19 @@ def test_a_move_out_of_turn_is_refused(client):
 def test_malformed_move_payloads_are_refused(client):
     t = started_table(client)
     token, seq = awaited_token(client, t)
-    for body in ({"seq": "1", "move": {"type": "play"}}, {"seq": seq}, {"seq": seq, "move": []},
-                 {"seq": seq, "move": {"card": 1}}, {"seq": seq, "move": {"type": 5}}):
+    for body, error, words in (
+        ({"seq": "1", "move": {"type": "play"}}, "invalid_request", "seq"),
+        ({"seq": seq}, "invalid_request", "move"),
+        ({"seq": seq, "move": []}, "invalid_request", "move"),
+        ({"seq": seq, "move": {"card": 1}}, "malformed_move", 'object with a "type"'),
+        ({"seq": seq, "move": {"type": 5}}, "malformed_move", 'object with a "type"'),
+        ({"seq": seq, "move": {"type": "play"}}, "malformed_move", "needs 'card'"),
+        ({"seq": seq, "move": {"type": "play", "card": True}}, "malformed_move", "'card' must be a whole number"),
+        ({"seq": seq, "move": {"type": "play", "card": 1, "x": 2}}, "malformed_move", "no field 'x'"),
+    ):
         r = client.post(f"/api/seats/{token}/moves", json=body)
         assert r.status_code == 422, body
-        assert set(r.json()) >= {"error", "message"}
+        assert r.json()["error"] == error and words in r.json()["message"], (body, r.json())
     assert client.get(f"/api/seats/{token}").json()["seq"] == seq
 
 
