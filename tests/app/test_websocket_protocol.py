@@ -18,7 +18,7 @@ import uvicorn
 from websockets.exceptions import ConnectionClosed, ConnectionClosedOK, InvalidStatus
 from websockets.sync.client import connect
 
-from app.websocket_protocol import LeanWebSocketProtocol
+from app.websocket_protocol import INBOX_LIMIT, LeanWebSocketProtocol
 from tests.support.play import started_table
 from tests.support.server import free_port
 
@@ -76,11 +76,29 @@ class Probe:
                 await send({"type": "websocket.send", "bytes": message["bytes"]})
 
 
+class RecordingProtocol(LeanWebSocketProtocol):
+    """The protocol, recording how many messages ever waited for the application at once and
+    how often reading was paused (class-wide: the probe server serves one test at a time)."""
+
+    most_waiting = 0
+    pauses = 0
+
+    def _deliver(self, message: dict[str, Any]) -> None:
+        super()._deliver(message)
+        RecordingProtocol.most_waiting = max(RecordingProtocol.most_waiting, len(self.inbox))
+
+    def data_received(self, data: bytes) -> None:
+        was_paused = self.read_paused
+        super().data_received(data)
+        if self.read_paused and not was_paused:
+            RecordingProtocol.pauses += 1
+
+
 @contextlib.contextmanager
 def running_probe(ping_interval: float | None) -> Iterator[tuple[str, Probe, uvicorn.Server]]:
     probe = Probe()
     port = free_port()
-    config = uvicorn.Config(probe, host="127.0.0.1", port=port, ws=LeanWebSocketProtocol, ws_max_size=64 * 1024,
+    config = uvicorn.Config(probe, host="127.0.0.1", port=port, ws=RecordingProtocol, ws_max_size=64 * 1024,
                             ws_ping_interval=ping_interval, lifespan="off", log_level="critical")
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True)
@@ -147,12 +165,22 @@ def test_messages_of_every_frame_length_arrive_intact(probe_server):
 
 
 def test_a_sender_faster_than_the_application_is_held_back(probe_server):
-    """Reading pauses while the application has messages waiting; none is lost or reordered."""
+    """Reading pauses while the application has messages waiting: however fast a client sends,
+    the messages waiting in the server stay few (the rest wait in the client's and the kernel's
+    buffers), and none is lost or reordered."""
     url, _ = probe_server
-    with connect(f"{url}/slow") as ws:
-        for i in range(200):
-            ws.send(f"{i}")
-        assert [ws.recv(timeout=10) for _ in range(200)] == [f"{i}" for i in range(200)]
+    RecordingProtocol.most_waiting = RecordingProtocol.pauses = 0
+    count, size = 300, 16 * 1024
+    with connect(f"{url}/slow", max_size=None) as ws:
+        sender = threading.Thread(target=lambda: [ws.send(f"{i:05d}" + "z" * size) for i in range(count)])
+        sender.start()
+        got = [ws.recv(timeout=30)[:5] for _ in range(count)]
+        sender.join(30)
+    assert got == [f"{i:05d}" for i in range(count)]
+    assert RecordingProtocol.pauses > 0, "reading never paused"
+    # Eight waiting pause the reading; the read in progress (asyncio reads up to 256 KiB at
+    # once) may still bring sixteen more: never the 300 a server that did not pause would hold.
+    assert RecordingProtocol.most_waiting <= INBOX_LIMIT + 256 * 1024 // size + 1, RecordingProtocol.most_waiting
 
 
 def test_a_message_sent_in_fragments_arrives_whole(probe_server):
