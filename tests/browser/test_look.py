@@ -66,8 +66,8 @@ def pages(server: ServerProcess) -> dict[str, str]:
     lon.advance(scenes.london_chooser(5), lambda t: t.finished())
     out["london-end"] = lon.seat_url(0)
 
+    out["tower-pick"] = scenes.tower(api).seat_url(0)
     tol = scenes.tower(api)
-    out["tower-pick"] = tol.seat_url(0)
     pick = scenes.tower_chooser(1)
     tol.advance(pick, scenes.tower_kind("place"))
     out["tower-place"] = tol.seat_url(scenes.awaited_with(tol, "place"))

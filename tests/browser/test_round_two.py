@@ -264,10 +264,10 @@ def test_tower_cards_and_board_read_clearly(browser: Browser, server: ServerProc
           || n.getBoundingClientRect().right > n.closest('.tol-card').getBoundingClientRect().right + 1)
         .map((n) => n.textContent)""")
     assert not over, over
-    # Beefeaters of different buildings never lie on one another
+    # no Beefeater lies on another (their bodies, the squares with the initials)
     clash = page.evaluate("""() => {
-      const t = [...document.querySelectorAll('svg .tol-token')]
-        .map((n) => ({ b: n.dataset.building, r: n.getBoundingClientRect() }));
+      const t = [...document.querySelectorAll('svg .tol-token .tol-token-body')]
+        .map((n) => ({ b: n.closest('.tol-token').dataset.building, r: n.getBoundingClientRect() }));
       const out = [];
       for (let i = 0; i < t.length; i++) for (let j = i + 1; j < t.length; j++) {
         const a = t[i].r, c = t[j].r;

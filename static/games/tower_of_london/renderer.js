@@ -735,39 +735,33 @@ function tokens(env, b, tokenTargets, mark, { cx, cy }) {
   const len = Math.hypot(dx, dy) || 1;
   const ux = dx / len; const uy = dy / len; // outward
   const tx = -uy; const ty = ux; // along the ring
-  // inner ward: the first three beside each other outwards (towards the middle ward, where
-  // there is room), any more in a line inwards, one per row, so neighbouring buildings' stacks
-  // never meet in the crowded centre; middle ward: outwards; outer ward: beside the building,
-  // along the ring, away from the nearer quadrant line
+  // inner ward: the first two beside each other outwards (towards the middle ward, where there
+  // is room), any more in a line inwards, so neighbouring buildings' stacks never meet in the
+  // crowded centre; middle ward: outwards, three a row; outer ward: beside the building, along
+  // the ring, away from the nearer quadrant line. The squares stay upright, so a step along a
+  // slanted line is longer (they must clear each other across and down).
   const T = b.area === "orange" ? 32 : 38; const gap = 4;
   const angle = ((Math.atan2(dy, dx) * 180) / Math.PI + 360) % 360;
   const side = angle % 90 > 45 ? -1 : 1;
-  const step = T + gap;
+  const along = (T + gap) / Math.max(Math.abs(tx), Math.abs(ty));
+  const out = (T + gap) / Math.max(Math.abs(ux), Math.abs(uy));
+  const first = 27 + 6 + T / 2;
   items.forEach((it, i) => {
-    let x; let y;
+    let a; let r; // along the ring, and outwards from the building
     if (b.area === "blue") {
-      const perRow = 3;
-      const row = Math.floor(i / perRow); const col = i % perRow;
-      const along = side * (27 + 8 + T / 2 + col * step);
-      const back = -row * step;
-      x = b.x + tx * along + ux * back;
-      y = b.y + ty * along + uy * back;
+      a = side * (first + (i % 3) * along);
+      r = -Math.floor(i / 3) * out;
     } else if (b.area === "orange") {
-      const outward = Math.min(items.length, 3);
-      let dist; let off;
-      if (i < outward) { dist = 27 + 6 + T / 2; off = (i - (outward - 1) / 2) * step; } else { dist = -(27 + 6 + T / 2 + (i - outward) * step); off = 0; }
-      x = b.x + ux * dist + tx * off;
-      y = b.y + uy * dist + ty * off;
+      const two = Math.min(items.length, 2);
+      if (i < two) { a = (i - (two - 1) / 2) * along; r = first; } else { a = 0; r = -(first + (i - two) * out); }
     } else {
-      const perRow = 3;
-      const row = Math.floor(i / perRow);
-      const inRow = Math.min(perRow, items.length - row * perRow);
-      const col = i % perRow;
-      const off = (col - (inRow - 1) / 2) * step;
-      const dist = 27 + 8 + T / 2 + row * step;
-      x = b.x + ux * dist + tx * off;
-      y = b.y + uy * dist + ty * off;
+      const row = Math.floor(i / 3);
+      const inRow = Math.min(3, items.length - row * 3);
+      a = ((i % 3) - (inRow - 1) / 2) * along;
+      r = first + row * out;
     }
+    const x = b.x + tx * a + ux * r;
+    const y = b.y + ty * a + uy * r;
     const key = `${b.number}.${it.seat}.${it.promoted}`;
     const handler = tokenTargets.get(key);
     const c = SEATS[it.seat % SEATS.length];
@@ -782,7 +776,7 @@ function tokens(env, b, tokenTargets, mark, { cx, cy }) {
     if (handler || mark.has(key)) t.append(s("rect", { x: -T / 2 - 8, y: -T / 2 - 8, width: T + 16, height: T + 16, rx: 9, class: "tol-token-halo" }));
     if (it.promoted) t.append(s("rect", { x: -T / 2 + 5, y: -T / 2 - 5, width: T, height: T, rx: 5, fill: c.fill, stroke: "#2a1f17", "stroke-width": 2 }));
     const ox = it.promoted ? -3 : 0; const oy = it.promoted ? 3 : 0;
-    t.append(s("rect", { x: -T / 2 + ox, y: -T / 2 + oy, width: T, height: T, rx: 5, fill: c.fill, stroke: "#2a1f17", "stroke-width": 2 }));
+    t.append(s("rect", { x: -T / 2 + ox, y: -T / 2 + oy, width: T, height: T, rx: 5, fill: c.fill, stroke: "#2a1f17", "stroke-width": 2, class: "tol-token-body" }));
     if (c.pattern !== "plain") t.append(s("rect", { x: -T / 2 + ox, y: -T / 2 + oy, width: T, height: T, rx: 5, fill: `url(#tol-pat-${it.seat % SEATS.length})` }));
     t.append(s("text", { x: ox, y: oy + 7, "text-anchor": "middle", class: "tol-token-label", fill: c.ink, stroke: c.ink === "#ffffff" ? "#2a1f17" : "#fffaf0" }, env.labels[it.seat]));
     if (it.promoted) {
