@@ -25,6 +25,11 @@ class Settings:
     SNAPSHOT_EVERY   store an engine snapshot every N moves.
     KEEPALIVE_SECONDS  how often `parlour serve` pings an open websocket; a peer that has not
                   answered by the next ping is dropped (0: never ping).
+    TABLE_IDLE_SECONDS  a table nobody has a socket open to is dropped from memory after this
+                  long without use (it is loaded again when next asked for).
+    FINISHED_IDLE_SECONDS  the same for a finished table (sooner).
+    CACHE_MB      the estimated memory of the tables kept without an open socket is held under
+                  this, least recently used dropped first.
     """
 
     database_url: str = field(default_factory=lambda: os.environ.get(
@@ -35,6 +40,9 @@ class Settings:
     engines: tuple[str, ...] = field(default_factory=_default_engines)
     snapshot_every: int = field(default_factory=lambda: int(os.environ.get("SNAPSHOT_EVERY", "50")))
     keepalive_seconds: float = field(default_factory=lambda: float(os.environ.get("KEEPALIVE_SECONDS", "20")))
+    table_idle_seconds: float = field(default_factory=lambda: float(os.environ.get("TABLE_IDLE_SECONDS", "600")))
+    finished_idle_seconds: float = field(default_factory=lambda: float(os.environ.get("FINISHED_IDLE_SECONDS", "30")))
+    cache_mb: float = field(default_factory=lambda: float(os.environ.get("CACHE_MB", "128")))
     max_frame_bytes: int = 64 * 1024
     chat_max_chars: int = 500
     failed_lookups_per_minute: int = 10

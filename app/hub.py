@@ -128,6 +128,7 @@ class Hub:
         self.live = live
         self.notifier = notifier
         self.rooms: dict[int, set[Connection]] = defaultdict(set)
+        live.watched = self.rooms.__contains__  # a table with an open socket stays in memory
         # player ids connected through other server processes: table -> process -> ids
         self.remote_presence: dict[int, dict[str, set[int]]] = defaultdict(dict)
         self._background: set[asyncio.Task[None]] = set()
@@ -182,6 +183,7 @@ class Hub:
         conn.pending.clear()
         if not room:
             self.rooms.pop(conn.table_id, None)
+            self.live.touch(conn.table_id)  # its idle time starts when its last socket closes
         if self.local_connected(conn.table_id) != before:
             live = self.live.cached(conn.table_id)
             if live is not None:
@@ -293,7 +295,14 @@ class Hub:
             return
         table_id = int(payload["t"])
         if kind == "presence":
-            self.remote_presence[table_id][str(payload["p"])] = set(payload.get("c", ()))
+            remote = self.remote_presence[table_id]
+            connected = set(payload.get("c", ()))
+            if connected:
+                remote[str(payload["p"])] = connected
+            else:  # nothing kept for a table nobody there watches any more
+                remote.pop(str(payload["p"]), None)
+                if not remote:
+                    del self.remote_presence[table_id]
             live = self.live.cached(table_id)
             if live is not None:
                 self.push_table(live)

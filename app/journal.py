@@ -55,6 +55,7 @@ class MoveWrite:
     snapshot: str | None = None  # engine state after the move, now and then
     result: str | None = None  # set on the move that ends the game
     created_at: datetime = field(default_factory=utcnow)
+    parsed: list[dict[str, Any]] | None = None  # ``events`` before encoding, for the live log
 
     def carried(self) -> str:
         """The move as another process applies it: [seq, seat, move, events]."""

@@ -8,19 +8,28 @@ A move is applied under the table's lock and marked ``pending`` until its commit
 derived from a pending state (views, the awaited seats, the log), and when storing fails the
 table is rebuilt from the database. A copy dropped from the cache is ``retired``: whoever still
 holds it fetches the current one (``LiveTables.hold``) instead of using it.
+
+What stays in memory is what is in use (see ``LiveTables.sweep``): a table nobody has a socket
+open to is dropped after ``idle_seconds`` without use (a finished one after
+``finished_idle_seconds``), and the rest are capped by an estimate of their memory
+(``cache_bytes``), least recently used first. A table with an open socket, a move in flight or
+its lock held is never dropped. Loading it again is the snapshot + replay path.
 """
 
 from __future__ import annotations
 
 import asyncio
 import re
+import time
+from array import array
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Iterable, Sequence
+from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import select
+import orjson
+from sqlalchemy import Text, cast, select
 from sqlalchemy.ext.asyncio import async_sessionmaker
 
 from app.models import GameTable, MoveRecord, Player, Snapshot
@@ -29,7 +38,7 @@ from engines.base import Engine, Event, new_game
 SEAT_REF = re.compile(r"\{seat:(\d+)\}")
 
 
-@dataclass
+@dataclass(slots=True)
 class PlayerInfo:
     id: int
     name: str
@@ -39,13 +48,68 @@ class PlayerInfo:
     token_hash: str
 
 
-@dataclass
-class LogEntry:
-    seq: int
-    events: list[dict[str, Any]]  # {"text": ..., "private": {"0": ...}}
+class Log:
+    """A table's log, compact: each move's events as the JSON text the journal stored, end to
+    end in one buffer, parsed when a connection is sent them.
+
+    A London game keeps about 840 moves of log lines; as Python objects (a list of dicts of
+    strings per move) they were about 345 KB, as stored JSON they are about 55 KB. The newest
+    move's lines are also kept parsed: every connected seat is sent them right after the move.
+    """
+
+    __slots__ = ("_data", "_ends", "_seqs", "_tail")
+
+    def __init__(self) -> None:
+        self._data = bytearray()
+        self._ends = array("I")
+        self._seqs = array("I")
+        self._tail: list[dict[str, Any]] | None = None  # the newest move's events, parsed
+
+    def __len__(self) -> int:
+        return len(self._seqs)
+
+    @property
+    def last_seq(self) -> int:
+        return self._seqs[-1] if self._seqs else -1
+
+    @property
+    def nbytes(self) -> int:
+        return len(self._data) + 8 * len(self._seqs)
+
+    def append(self, seq: int, events: str | bytes | list[dict[str, Any]],
+               parsed: list[dict[str, Any]] | None = None) -> None:
+        """Add a move's events (their JSON text, or the parsed list) after the newest."""
+        if isinstance(events, list):
+            parsed, events = events, orjson.dumps(events)
+        self._data += events.encode() if isinstance(events, str) else events
+        self._ends.append(len(self._data))
+        self._seqs.append(seq)
+        self._tail = parsed
+
+    def after(self, after_seq: int) -> Iterator[tuple[int, list[dict[str, Any]]]]:
+        """(seq, events) of every move after ``after_seq``, oldest first."""
+        seqs, ends = self._seqs, self._ends
+        start = len(seqs)
+        while start > 0 and seqs[start - 1] > after_seq:
+            start -= 1
+        view = memoryview(self._data)
+        last = len(seqs) - 1
+        for i in range(start, len(seqs)):
+            if i == last and self._tail is not None:
+                yield seqs[i], self._tail
+            else:
+                yield seqs[i], orjson.loads(view[ends[i - 1] if i else 0:ends[i]])
 
 
-@dataclass
+STATE_BYTES_PER_JSON_BYTE = 9
+"""A state's Python objects take about this many bytes per byte of its encoded JSON (measured
+with tracemalloc at each game's largest: London 8.4, Tower of London 8.4–10.6, Towers of
+Babylon 5.7): the cache's memory estimate."""
+TABLE_OVERHEAD_BYTES = 4096
+"""A live table's own objects beside its state and log (players, lock, names)."""
+
+
+@dataclass(slots=True)
 class LiveTable:
     id: int
     code: str
@@ -61,10 +125,12 @@ class LiveTable:
     state: Any = None
     result: dict[str, Any] | None = None
     awaiting: list[int] = field(default_factory=list)  # the seats awaited at ``seq``
-    log: list[LogEntry] = field(default_factory=list)
+    log: Log = field(default_factory=Log)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     pending: bool = False  # a move is applied to ``state`` but not yet stored
     retired: bool = False  # dropped from the cache: fetch the current copy instead
+    used: float = field(default_factory=time.monotonic)  # when it was last asked for
+    state_bytes: int = 0  # the encoded state's length when last measured (loads, snapshots)
     _names: dict[int, str] = field(default_factory=dict)
     _names_key: tuple[str, int] | None = None
 
@@ -75,6 +141,14 @@ class LiveTable:
     @property
     def max_seats(self) -> int:
         return self.engine.max_seats
+
+    def memory_estimate(self) -> int:
+        """About how many bytes this table holds (its state, its log, its own objects)."""
+        return TABLE_OVERHEAD_BYTES + STATE_BYTES_PER_JSON_BYTE * self.state_bytes + self.log.nbytes
+
+    def measure_state(self) -> None:
+        if self.state is not None:
+            self.state_bytes = len(orjson.dumps(self.engine.encode(self.state)))
 
     @property
     def showable(self) -> bool:
@@ -121,8 +195,8 @@ class LiveTable:
                     raise LookupError(f"move {seq} does not follow move {self.seq}")
                 self.engine.play(self.state, seat, move)
                 self.seq = seq
-            if not self.log or self.log[-1].seq < seq:
-                self.log.append(LogEntry(seq, list(events)))
+            if self.log.last_seq < seq:
+                self.log.append(seq, events if isinstance(events, (str, bytes)) else list(events))
         self.settle()
 
 
@@ -137,23 +211,42 @@ def encode_events(events: list[Event]) -> list[dict[str, Any]]:
 
 
 class LiveTables:
-    """The in-memory cache of live tables, loaded on demand (snapshot + replay)."""
+    """The in-memory cache of live tables, loaded on demand (snapshot + replay), kept while in
+    use (see ``sweep``)."""
 
-    def __init__(self, sessions: async_sessionmaker[Any], engines: dict[str, Engine],
-                 capacity: int = 20000) -> None:
+    def __init__(self, sessions: async_sessionmaker[Any], engines: dict[str, Engine], *,
+                 idle_seconds: float = 600, finished_idle_seconds: float = 60,
+                 cache_bytes: int = 128 * 2**20) -> None:
         self.sessions = sessions
         self.engines = engines
-        self.capacity = capacity
-        self._tables: OrderedDict[int, LiveTable] = OrderedDict()
+        self.idle_seconds = idle_seconds
+        self.finished_idle_seconds = finished_idle_seconds
+        self.cache_bytes = cache_bytes
+        # Is someone connected to this table here (an open socket)? Set by the hub.
+        self.watched: Callable[[int], bool] = lambda table_id: False
+        self._tables: OrderedDict[int, LiveTable] = OrderedDict()  # least recently used first
         self._by_code: dict[str, int] = {}
         self._by_token: dict[str, int] = {}
         self._loading: dict[int, asyncio.Future[LiveTable | None]] = {}
+        self.evicted = 0
+        self.loads = 0
 
     def cached_ids(self) -> list[int]:
         return list(self._tables)
 
     def cached(self, table_id: int) -> LiveTable | None:
         return self._tables.get(table_id)
+
+    def touch(self, table_id: int) -> None:
+        """Count a use of a cached table (its idle time starts again)."""
+        live = self._tables.get(table_id)
+        if live is not None:
+            live.used = time.monotonic()
+            self._tables.move_to_end(table_id)
+
+    def in_use(self, live: LiveTable) -> bool:
+        """Never dropped: a table with an open socket here, a move in flight, its lock held."""
+        return live.pending or live.lock.locked() or self.watched(live.id)
 
     def forget(self, table_id: int) -> bool:
         """Drop a table from the cache, unless someone holds its lock (then it may be mid-move:
@@ -175,17 +268,45 @@ class LiveTables:
             self._by_token.pop(p.token_hash, None)
 
     def remember(self, live: LiveTable) -> None:
+        live.used = time.monotonic()
         self._tables[live.id] = live
         self._tables.move_to_end(live.id)
         self._by_code[live.code] = live.id
         for p in live.players:
             self._by_token[p.token_hash] = live.id
-        for _ in range(len(self._tables) - self.capacity):
-            oldest = next(iter(self._tables.values()))
-            if oldest.lock.locked():  # in use: keep it, try the next one later
-                self._tables.move_to_end(oldest.id)
-                continue
-            self._drop(oldest)
+
+    def sweep(self, now: float | None = None) -> int:
+        """Drop what is not in use: a table idle past ``idle_seconds`` (a finished one past
+        ``finished_idle_seconds``), then, while the estimate of the rest passes ``cache_bytes``,
+        the least recently used. Tables in use are never dropped. Returns how many went."""
+        now = time.monotonic() if now is None else now
+        soonest = min(self.idle_seconds, self.finished_idle_seconds)
+        dropped = 0
+        for live in list(self._tables.values()):  # least recently used first
+            idle = now - live.used
+            if idle < soonest:
+                break  # every later table was used more recently still
+            limit = self.finished_idle_seconds if live.status == "finished" else self.idle_seconds
+            if idle >= limit and not self.in_use(live):
+                self._drop(live)
+                dropped += 1
+        total = sum(live.memory_estimate() for live in self._tables.values())
+        if total > self.cache_bytes:
+            for live in list(self._tables.values()):
+                if total <= self.cache_bytes:
+                    break
+                if not self.in_use(live):
+                    total -= live.memory_estimate()
+                    self._drop(live)
+                    dropped += 1
+        self.evicted += dropped
+        return dropped
+
+    def stats(self) -> dict[str, Any]:
+        tables = self._tables.values()
+        return {"cached": len(self._tables), "in_use": sum(1 for t in tables if self.in_use(t)),
+                "estimated_mb": round(sum(t.memory_estimate() for t in tables) / 2**20, 1),
+                "loads": self.loads, "evicted": self.evicted}
 
     async def reload(self, live: LiveTable) -> LiveTable | None:
         """Rebuild a table from the database. Call it holding ``live.lock`` (or for a table
@@ -243,6 +364,7 @@ class LiveTables:
     async def get(self, table_id: int) -> LiveTable | None:
         live = self._tables.get(table_id)
         if live is not None:
+            live.used = time.monotonic()
             self._tables.move_to_end(table_id)
             return live
         pending = self._loading.get(table_id)
@@ -252,6 +374,7 @@ class LiveTables:
         self._loading[table_id] = fut
         try:
             loaded = await self._load(table_id)
+            self.loads += 1
             if loaded is not None:
                 self.remember(loaded)
             fut.set_result(loaded)
@@ -283,8 +406,9 @@ class LiveTables:
             snap = (await s.execute(
                 select(Snapshot.seq, Snapshot.state).where(Snapshot.table_id == table_id)
                 .order_by(Snapshot.seq.desc()).limit(1))).first()
+            # The events as their stored text: the log keeps them so (see Log).
             moves = (await s.execute(
-                select(MoveRecord.seq, MoveRecord.seat, MoveRecord.move, MoveRecord.events)
+                select(MoveRecord.seq, MoveRecord.seat, MoveRecord.move, cast(MoveRecord.events, Text))
                 .where(MoveRecord.table_id == table_id).order_by(MoveRecord.seq))).all()
         if snap is not None:
             live.state = live.engine.decode(snap.state)
@@ -292,6 +416,7 @@ class LiveTables:
         else:
             live.state = new_state(live)
         live.follow(moves)
+        live.measure_state()
         return live
 
     async def catch_up(self, live: LiveTable, carried: list[list[Any]] | None = None) -> None:
@@ -302,7 +427,7 @@ class LiveTables:
             return
         async with self.sessions() as s:
             moves = (await s.execute(
-                select(MoveRecord.seq, MoveRecord.seat, MoveRecord.move, MoveRecord.events)
+                select(MoveRecord.seq, MoveRecord.seat, MoveRecord.move, cast(MoveRecord.events, Text))
                 .where(MoveRecord.table_id == live.id, MoveRecord.seq > live.seq)
                 .order_by(MoveRecord.seq))).all()
         live.follow(moves)

@@ -19,7 +19,7 @@ import orjson
 from app.errors import ApiError
 from app.hub import Hub
 from app.journal import Journal, MoveWrite
-from app.live import LiveTable, LiveTables, LogEntry, PlayerInfo, encode_events
+from app.live import LiveTable, LiveTables, PlayerInfo, encode_events
 from app.metrics import MoveTimes, now
 from engines.base import IllegalMove, canonical_move
 
@@ -96,7 +96,9 @@ class Mover:
                 raise stale(fresh, seq)
             live.pending = False
             live.seq = write.seq
-            live.log.append(LogEntry(write.seq, orjson.loads(write.events)))
+            live.log.append(write.seq, write.events, parsed=write.parsed)
+            if write.snapshot is not None:
+                live.state_bytes = len(write.snapshot)
             before = live.status
             live.settle()
             if live.status != before:
@@ -120,10 +122,11 @@ class Mover:
         try:
             seq = live.seq + 1
             result = engine.result(live.state)
+            encoded = encode_events(events)
             return MoveWrite(
-                live.id, seq, seat, dumps(canonical_move(engine, move)), dumps(encode_events(events)),
+                live.id, seq, seat, dumps(canonical_move(engine, move)), dumps(encoded),
                 snapshot=dumps(engine.encode(live.state)) if seq % self.snapshot_every == 0 else None,
-                result=dumps(result.as_json()) if result is not None else None)
+                result=dumps(result.as_json()) if result is not None else None, parsed=encoded)
         except Exception:
             log.exception("encoding a move of %s failed", live.game)
             raise ApiError(422, "rejected_move", "This move could not be recorded; nothing was changed.") from None

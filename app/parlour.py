@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import gc
+import logging
 from typing import Annotated, Any
 
 from fastapi import Depends, Request
@@ -22,6 +25,8 @@ from app.tokens import hash_token, normalize_code
 from engines.base import Engine
 from engines.registry import load_engines
 
+log = logging.getLogger("parlour")
+
 
 class Parlour:
     def __init__(self, settings: Settings) -> None:
@@ -31,7 +36,10 @@ class Parlour:
         self.sessions = sessionmaker(self.db)
         self.notifier: Notifier = (PostgresNotifier(settings.database_url)
                                    if is_postgres(settings.database_url) else Notifier())
-        self.live = LiveTables(self.sessions, self.engines)
+        self.live = LiveTables(self.sessions, self.engines, idle_seconds=settings.table_idle_seconds,
+                               finished_idle_seconds=settings.finished_idle_seconds,
+                               cache_bytes=int(settings.cache_mb * 2**20))
+        self._sweeper: asyncio.Task[None] | None = None
         self.hub = Hub(self.live, self.notifier, sockets_per_seat=settings.sockets_per_seat,
                        sockets_per_address=settings.sockets_per_address)
         self.rooms = Rooms(self.live, self.notifier, self.hub)
@@ -48,8 +56,27 @@ class Parlour:
         gc.collect()
         gc.freeze()
         gc.set_threshold(20_000, 20, 50)
+        self._sweeper = asyncio.create_task(self._sweep())
+
+    def sweep_every(self) -> float:
+        """Often enough that a table goes within about a quarter of its idle time past it."""
+        soonest = min(self.settings.table_idle_seconds, self.settings.finished_idle_seconds)
+        return min(10.0, max(0.05, soonest / 4))
+
+    async def _sweep(self) -> None:
+        """Drop the tables not in use from memory, now and then (LiveTables.sweep)."""
+        while True:
+            await asyncio.sleep(self.sweep_every())
+            try:
+                self.live.sweep()
+            except Exception:  # never let the sweeper die
+                log.exception("sweeping the table cache failed")
 
     async def stop(self) -> None:
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._sweeper
         await self.hub.drain()
         await self.notifier.stop()
         await self.journal.stop()

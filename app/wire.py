@@ -40,15 +40,11 @@ def log_for(live: LiveTable, seat: int | None, after_seq: int = -1) -> list[dict
         order = ", ".join(f"{p.seat + 1}. {p.name}" for p in live.players if p.seat is not None)
         out.append({"seq": 0, "text": f"Seats were drawn by lot: {order}. The game begins."})
     key = str(seat) if seat is not None else None
-    log = live.log
-    start = len(log)
-    while start > 0 and log[start - 1].seq > after_seq:
-        start -= 1
-    for entry in log[start:]:
-        for ev in entry.events:
+    for seq, events in live.log.after(after_seq):
+        for ev in events:
             private = ev.get("private") or {}
             text = private.get(key, ev["text"]) if key is not None else ev["text"]
-            out.append({"seq": entry.seq, "text": live.render_text(text)})
+            out.append({"seq": seq, "text": live.render_text(text)})
     return out
 
 

@@ -162,12 +162,13 @@ async def table_static(code: str, request: Request, parlour: ParlourDep) -> Any:
 
 @router.get("/stats")
 async def server_stats(parlour: ParlourDep) -> JSON:
-    """How this server process is doing: recent move times and commit batching."""
+    """How this server process is doing: recent move times, commit batching, the table cache."""
     journal = parlour.journal
     return {"moves": parlour.mover.times.summary(),
             "commits": {"batches": journal.batches, "moves": journal.moves,
                         "moves_per_commit": round(journal.moves / journal.batches, 2) if journal.batches else None},
             "tables_in_memory": len(parlour.live.cached_ids()),
+            "cache": parlour.live.stats(),
             "connections": sum(len(r) for r in parlour.hub.rooms.values())}
 
 
