@@ -21,7 +21,7 @@ from engines.london.effects import (
     top_borough,
 )
 from engines.london.moves import ACTIONS, MOVES
-from engines.london.state import HAND_LIMIT, LOAN_AMOUNT, REPAY_COST, LondonLog, Player, State, Turn
+from engines.london.state import HAND_LIMIT, LOAN_AMOUNT, REPAY_COST, Player, State, Turn
 
 R1 = "London rule 1: Turn order"
 R2 = "London rule 2: Start of turn"
@@ -717,7 +717,7 @@ def _end_turn(s: State, seat: int, log: Log) -> None:
 
 def apply(s: State, seat: int, m: Move) -> Log:
     """Carry out a move already found legal by ``refusal``; the log lines it makes."""
-    log = LondonLog()
+    log = Log()
     p = s.players[seat]
     t = s.turn
     typ = m["type"]

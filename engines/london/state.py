@@ -10,30 +10,12 @@ here. Deck lists keep the top card at the END of the list.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from engines.base import Event, seat_ref
 from engines.kit import Log, Rng
 from engines.london.components import BOROUGHS, CARDS, ERAS, STARTERS
-
-_SEAT_REFS = tuple(seat_ref(i) for i in range(8))
-
-
-class LondonLog(Log):
-    """The kit's ``Log``, writing the very same lines with fewer steps per line (a move writes
-    one or two, and a move must stay as quick as before the kit): seat references are looked
-    up, not built, and a line with no private text skips that part."""
-
-    __slots__ = ()
-
-    def say(self, text: str, *seats: int, privately: Mapping[int, str] | None = None,
-            **values: Any) -> None:
-        refs = [_SEAT_REFS[s] for s in seats]
-        private = {s: t.format(*refs, **values) for s, t in privately.items()} if privately else {}
-        self.events.append(Event(text.format(*refs, **values), private))
-
 
 STARTING_MONEY = 5
 STARTING_HAND = 6

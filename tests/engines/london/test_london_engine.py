@@ -128,6 +128,8 @@ def test_unknown_malformed_and_wrong_seat_moves_have_their_codes():
              ({"type": "draw", "from": "deck", "x": 1}, "malformed_move"),
              ({"type": "develop", "card": "17"}, "malformed_move"),
              ({"type": "develop", "card": True}, "malformed_move"), ("draw", "malformed_move"),
+             ({"type": ["draw"]}, "malformed_move"), ({"type": {"draw": 1}}, "malformed_move"),
+             ({"type": "draw", "from": ["deck"]}, "malformed_move"),
              ({"type": "choose_action", "action": "nap"}, "malformed_move")]
     before = ENGINE.encode(s)
     for move, code in cases:
