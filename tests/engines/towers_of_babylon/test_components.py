@@ -165,7 +165,7 @@ def test_card_texts_are_made_from_the_effects():
     assert card_text(CARDS["fire_sparkcaller"]) == "Swear Allegiance: Deal 2 damage to target enemy minion."
     assert card_text(CARDS["water_canal_engineer"]) == "Shape: Gain 1 transformed power."
     assert card_text(CARDS["fire_pyre_keeper"]) == "Dying Words: The enemy Tower loses 2 levels."
-    assert card_text(CARDS["light_dawn_prayer"]) == "At the start of your next turn: your Tower gains 3 levels."
+    assert card_text(CARDS["light_dawn_prayer"]) == "At the start of your next turn: your Tower gains 4 levels."
     assert card_text(CARDS["fire_backdraft"]) == (
         "Witchery — when an enemy minion is attacking: Deal 3 damage to the attacking minion.")
     assert card_text(CARDS["earth_fertile_ground"]) == "Draw a card, then you may make an Offering."

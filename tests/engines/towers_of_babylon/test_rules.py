@@ -512,7 +512,7 @@ def test_shape_triggers_when_the_minion_builds():
     state = main_phase(decks=("water_tide", "fire_legion"))
     engineer = put(state, 0, "water_canal_engineer", TOWER)
     play(state, 0, type="build", minion=engineer.iid)
-    assert state.players[0].tower == 13 and state.players[0].transformed == 1
+    assert state.players[0].tower == 12 and state.players[0].transformed == 1
 
 
 def test_dying_words_trigger_when_the_minion_dies():
