@@ -198,8 +198,8 @@ class Report:
         """How often each seat won (seat 0 moves first), and for each component how often its
         holder won; marked when the 95% interval lies wholly above or below the fair share."""
         s, done = self.setup, [o for o in self.outcomes if o.error is None]
-        fair = 1 / s.seats
-        out = ["  balance by seat (each entrant sits at each seat in turn)"]
+        fair = sum(sum(o.shares) for o in done) / max(1, len(done) * s.seats)  # games without a winner
+        out = [f"  balance by seat (each entrant sits at each seat in turn; a seat's share: {fair:.1%})"]
         for seat in range(s.seats):
             won = sum(o.shares[i] for o in done for i in range(s.seats) if seat_of(i, o.game, s.seats) == seat)
             lo, hi = wilson(won, len(done))
