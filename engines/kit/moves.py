@@ -120,7 +120,8 @@ class MoveSchema:
     def parse(self, move: Any) -> Move:
         """The canonical form of a well-shaped move; ``IllegalMove`` for any other input."""
         if type(move) is dict:  # the usual case, every move played: checked at once
-            spec = self.specs.get(move.get("type"))  # type: ignore[arg-type]
+            kind = move.get("type")
+            spec = self.specs.get(kind) if type(kind) is str else None
             if spec is not None and len(move) == spec.size:
                 out: Move = {"type": spec.type}
                 for name, check in spec.checks:

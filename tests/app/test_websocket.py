@@ -53,8 +53,11 @@ def test_a_seat_never_sees_another_seats_hand(client):
     b_view = client.get(f"/api/seats/{t['by_seat'][1]}").json()["view"]
     with client.websocket_connect(f"/ws/seats/{t['by_seat'][1]}") as ws:
         view = receive_until(ws, "view")
-        assert view["view"]["hand"] == b_view["hand"]
-        assert "hands" not in view["view"] and view["view"]["hand_sizes"] == [3, 3]
+        assert view["view"] == b_view
+        # Exactly Tally's public fields and this seat's own hand: nothing that holds another hand.
+        assert set(b_view) == {"tally", "target", "deck", "hand", "hand_sizes", "voted", "my_vote",
+                               "current", "prompt", "winner"}
+        assert len(b_view["hand"]) == 3 and b_view["hand_sizes"] == [3, 3] and b_view["my_vote"] is None
 
 
 def test_two_tabs_of_one_seat_both_stay_live(client):

@@ -31,6 +31,8 @@ def test_parse_returns_the_canonical_form_whatever_the_key_order():
     ("pick", "malformed_move", "JSON object"),
     ({"first": 1}, "malformed_move", "JSON object"),
     ({"type": 3}, "malformed_move", "JSON object"),
+    ({"type": [1]}, "malformed_move", "JSON object"),
+    ({"type": {"a": 1}}, "malformed_move", "JSON object"),
     ({"type": "fly"}, "unknown_move", "Sample moves are pick, remove, switch, keep, pass"),
     ({"type": "pick", "first": 1}, "malformed_move", "needs 'second'"),
     ({"type": "pick", "first": 1, "second": 2, "extra": 0}, "malformed_move", "no field 'extra'"),
