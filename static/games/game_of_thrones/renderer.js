@@ -1,0 +1,744 @@
+// A Game of Thrones: the map of Westeros (SVG, zoom and pan), the units, tokens and orders on
+// it, the tracks, and a panel for whatever this seat decides now. Every move sent is one of
+// ctx.moves (the prompt's choices): a click on the map or a button only ever picks a listed move.
+//
+// Fixed data comes from two places, each fetched once: the outlines and the Westeros and
+// wildling card texts from map.json beside this file, and the areas' icons from the table's
+// static data (/api/tables/CODE/static). The table page merges that static data into the view,
+// but its "areas" and "houses" are shadowed there by the live view's keys of the same names, so
+// the renderer reads them from its own copy.
+
+import { el, moveKey, Moves, plural, signed, svg } from "/static/js/kit.js";
+
+const HOUSES = {
+  stark: { name: "Stark", letter: "S", fill: "#dfe4e6", ink: "#1b2227", tint: "#c5ccd2" },
+  lannister: { name: "Lannister", letter: "L", fill: "#a3262f", ink: "#ffffff", tint: "#e8bcb5" },
+  baratheon: { name: "Baratheon", letter: "B", fill: "#e6c229", ink: "#241c00", tint: "#efdf95" },
+  greyjoy: { name: "Greyjoy", letter: "G", fill: "#2b2e33", ink: "#ffffff", tint: "#aeb3b9" },
+  tyrell: { name: "Tyrell", letter: "T", fill: "#3f7f35", ink: "#ffffff", tint: "#bcd8ad" },
+  martell: { name: "Martell", letter: "M", fill: "#e07a1c", ink: "#1e1100", tint: "#f2c596" },
+};
+const TRACKS = [["iron_throne", "Iron Throne"], ["fiefdoms", "Fiefdoms"], ["kings_court", "King's Court"]];
+const DOMINANCE = { iron_throne: "Iron Throne", fiefdoms: "Valyrian Steel Blade", kings_court: "Messenger Raven" };
+const KIND_NAME = { march: "March", defense: "Defense", support: "Support", raid: "Raid", consolidate: "Consolidate Power" };
+const STEP_NAME = { raid: "Raids", march: "Marches", consolidate: "Consolidate Power", "": "" };
+const PHASE_NAME = { westeros: "Westeros phase", planning: "Planning phase", action: "Action phase", over: "The game is over" };
+const STRENGTH = { footman: 1, knight: 2, ship: 1, "siege-engine": 0 };
+const UNIT_NAME = { footman: "footman", knight: "knight", ship: "ship", "siege-engine": "siege engine" };
+const TRACK_NAME = { iron_throne: "Iron Throne", fiefdoms: "Fiefdoms", kings_court: "King's Court" };
+
+const S = {
+  root: null, ctx: null, moves: null, map: null, fixed: null, loading: null, built: null,
+  sel: null, zoom: { k: 1, x: 0, y: 0 }, selSeq: -1,
+};
+
+// -- data ------------------------------------------------------------------------------------
+
+function load(ctx) {
+  if (!S.loading) {
+    const get = (url) => fetch(url).then((r) => (r.ok ? r.json() : Promise.reject(new Error(url))));
+    S.loading = Promise.all([get("/static/games/game_of_thrones/map.json"), get(`/api/tables/${ctx.code}/static`)])
+      .then(([map, fixed]) => {
+        S.map = map;
+        S.fixed = { ...fixed, area: Object.fromEntries(fixed.areas.map((a) => [a.id, a])) };
+        if (S.root && S.ctx) render(S.root, S.ctx);
+      }, () => { S.loading = null; if (S.root) S.root.querySelector(".got-loading").textContent = "The map could not be loaded; reload the page."; });
+  }
+}
+
+const areaName = (id) => (S.fixed && S.fixed.area[id] ? S.fixed.area[id].name : id);
+const houseOf = (view, seat) => HOUSES[view.houses[seat]] || { name: `Seat ${seat + 1}`, letter: "?", fill: "#777", ink: "#fff", tint: "#ccc" };
+const stars = (n) => (n <= 4 ? [3, 2, 1, 0] : [3, 3, 2, 1, 0, 0]);
+const orderInfo = (view, id) => (view.orders && view.orders[id]) || { kind: id, modifier: 0, special: false, name: id };
+
+function orderLabel(view, id) {
+  const o = orderInfo(view, id);
+  return o.name || `${KIND_NAME[o.kind]} ${signed(o.modifier, true)}`;
+}
+
+// -- the map ---------------------------------------------------------------------------------
+
+const ORDER_GLYPH = {
+  march: "M-6 0H4M0-4L5 0L0 4",
+  defense: "M-5-5H5V0Q5 5 0 7Q-5 5-5 0Z",
+  support: "M0-6V6M-6 0H6",
+  raid: "M-5-5L5 5M5-5L-5 5",
+  consolidate: "M-6 4V-4L-3 0L0-5L3 0L6-4V4Z",
+};
+
+function unitShape(kind) {
+  switch (kind) {
+    case "knight": return svg("path", { d: "M-9-8H9V0Q9 7 0 11Q-9 7-9 0Z" });
+    case "siege-engine": return svg("path", { d: "M0-10L10 8H-10Z" });
+    case "ship": return svg("path", { d: "M-11-3H11L7 7H-7Z M-1-3V-11L6-4" });
+    default: return svg("circle", { r: 8.5 });
+  }
+}
+
+function buildMap() {
+  const map = S.map;
+  const [w, h] = map.size;
+  const areas = svg("g", { class: "g-areas" });
+  const labels = svg("g", { class: "g-labels", "aria-hidden": "true" });
+  const nodes = {};
+  for (const [id, a] of Object.entries(map.areas)) {
+    const info = S.fixed.area[id] || { name: id, kind: "land" };
+    const p = svg("path", { d: a.d, class: `a ${info.kind}`, "fill-rule": "evenodd", "data-area": id, tabindex: "0", role: "button" });
+    nodes[id] = p;
+    areas.append(p);
+    labels.append(areaLabel(id, a, info));
+  }
+  const borders = svg("g", { class: "g-borders", "aria-hidden": "true" },
+    map.borders.filter((b) => !b.wall).map((b) => svg("path", { d: b.d, class: "b" })),
+    map.borders.filter((b) => b.wall).map((b) => svg("g", { class: "wall" },
+      svg("title", { text: `No passage between ${areaName(b.a[0])} and ${areaName(b.a[1])}` }),
+      svg("path", { d: b.d, class: "wall-under" }), svg("path", { d: b.d, class: "wall-over" }))),
+    map.frame.map((d) => svg("path", { d, class: "frame" })));
+  const dyn = svg("g", { class: "g-dyn", "aria-hidden": "true" });
+  const arrows = svg("g", { class: "g-arrows", "aria-hidden": "true" });
+  const defs = svg("defs", {},
+    svg("pattern", { id: "got-hatch", width: "8", height: "8", patternUnits: "userSpaceOnUse", patternTransform: "rotate(45)" },
+      svg("rect", { width: "8", height: "8", fill: "#8d8577" }), svg("path", { d: "M0 0V8", stroke: "#5c564c", "stroke-width": "3" })),
+    svg("marker", { id: "got-arrow", viewBox: "0 0 10 10", refX: "7", refY: "5", markerWidth: "5", markerHeight: "5", orient: "auto-start-reverse" },
+      svg("path", { d: "M0 0L10 5L0 10Z", class: "arrowhead" })));
+  const world = svg("g", { class: "world" }, areas, borders, labels, dyn, arrows);
+  const root = svg("svg", { viewBox: `0 0 ${w} ${h}`, class: "got-svg", role: "group", "aria-label": "Map of Westeros: every area is a button" }, defs, world);
+  root.addEventListener("click", (e) => {
+    if (S.dragged) { S.dragged = false; return; }
+    const t = e.target.closest("[data-area]");
+    if (t) onArea(t.dataset.area);
+  });
+  root.addEventListener("keydown", (e) => {
+    const t = e.target.closest("[data-area]");
+    if (t && (e.key === "Enter" || e.key === " ")) { e.preventDefault(); onArea(t.dataset.area); }
+  });
+  return { svg: root, world, nodes, dyn, arrows };
+}
+
+function areaLabel(id, a, info) {
+  const [x, y] = a.l;
+  const g = svg("g", { class: `lab ${info.kind}`, transform: `translate(${x} ${y})` });
+  const name = info.kind === "port" ? "Port" : info.name;
+  g.append(svg("text", { class: "name", "text-anchor": "middle", y: "4", text: name }));
+  const icons = [];
+  if (info.fortification === "stronghold") icons.push(svg("path", { class: "ic fort", d: "M-7 6V-4H-5V-7H-2V-4H2V-7H5V-4H7V6Z", "data-icon": "stronghold" }));
+  else if (info.fortification === "castle") icons.push(svg("path", { class: "ic fort", d: "M-5 5V-3H-3V-5H-1V-3H1V-5H3V-3H5V5Z", "data-icon": "castle" }));
+  for (let i = 0; i < (info.supply || 0); i++) icons.push(svg("g", { class: "ic barrel" }, svg("rect", { x: "-4", y: "-6", width: "8", height: "11", rx: "3" }), svg("path", { d: "M-4-2H4M-4 2H4" })));
+  for (let i = 0; i < (info.crowns || 0); i++) icons.push(svg("path", { class: "ic crown", d: "M-6 4V-5L-3-1L0-6L3-1L6-5V4Z" }));
+  if (info.home && HOUSES[info.home]) {
+    const hh = HOUSES[info.home];
+    icons.unshift(svg("g", { class: "ic sigil" }, svg("path", { d: "M-7-7H7V3L0 8L-7 3Z", fill: hh.fill }),
+      svg("text", { "text-anchor": "middle", y: "2.5", fill: hh.ink, text: hh.letter })));
+  }
+  icons.forEach((ic, i) => { ic.setAttribute("transform", `translate(${(i - (icons.length - 1) / 2) * 15} 15)`); g.append(ic); });
+  return g;
+}
+
+function unitsAt(cx, cy, units, house, routedClass = true) {
+  const g = svg("g", {});
+  const n = units.length;
+  units.forEach((u, i) => {
+    const x = cx + (i - (n - 1) / 2) * 21;
+    const t = svg("g", { class: `unit ${u.kind}${u.routed && routedClass ? " routed" : ""}`, transform: `translate(${x} ${cy})${u.routed ? " rotate(90)" : ""}` },
+      unitShape(u.kind), svg("text", { "text-anchor": "middle", y: u.kind === "ship" ? "5" : u.kind === "siege-engine" ? "6" : "3.5", text: house.letter }));
+    t.style.setProperty("--h", house.fill);
+    t.style.setProperty("--hi", house.ink);
+    g.append(t);
+  });
+  return g;
+}
+
+function orderToken(view, order, x, y) {
+  const house = houseOf(view, order.seat);
+  const g = svg("g", { class: `order${order.token ? " up" : " down"}${order.hidden ? " mine" : ""}`, transform: `translate(${x} ${y})` });
+  g.style.setProperty("--h", house.fill);
+  g.style.setProperty("--hi", house.ink);
+  g.append(svg("circle", { r: "12" }));
+  if (!order.token) {
+    g.append(svg("text", { "text-anchor": "middle", y: "4", text: house.letter }));
+    return g;
+  }
+  const o = orderInfo(view, order.token);
+  g.append(svg("path", { class: "glyph", d: ORDER_GLYPH[o.kind] || "", transform: "translate(0 -2.5)" }));
+  const mod = (o.modifier ? signed(o.modifier, true) : "") + (o.special ? "★" : "");
+  if (mod) g.append(svg("text", { class: "mod", "text-anchor": "middle", y: "10", text: mod }));
+  return g;
+}
+
+function drawDynamic(view) {
+  const B = S.built;
+  const live = Object.fromEntries((view.areas || []).map((a) => [a.id, a]));
+  const hl = new Set(highlighted());
+  const parts = [];
+  for (const [id, a] of Object.entries(S.map.areas)) {
+    const info = S.fixed.area[id] || {};
+    const e = live[id] || {};
+    const node = B.nodes[id];
+    const ctrl = e.controller != null ? houseOf(view, e.controller) : null;
+    node.style.fill = e.blocked ? "url(#got-hatch)" : info.kind === "land" && ctrl ? ctrl.tint : "";
+    node.classList.toggle("hl", hl.has(id));
+    node.classList.toggle("sel", S.sel === id);
+    node.classList.toggle("combat", Boolean(view.combat && view.combat.area === id));
+    node.setAttribute("aria-label", describeArea(view, id, e, info, hl.has(id)));
+    const [ux, uy] = a.u;
+    const g = svg("g", { "data-at": id });
+    if (e.units && e.units.length) g.append(unitsAt(ux, uy, e.units, houseOf(view, e.seat)));
+    if (e.neutral_force) {
+      g.append(svg("g", { class: "neutral", transform: `translate(${ux} ${uy})` },
+        svg("path", { d: "M-6-14H6L14-6V6L6 14H-6L-14 6V-6Z" }), svg("text", { "text-anchor": "middle", y: "5", text: String(e.neutral_force) })));
+    }
+    const n = e.units ? e.units.length : 0;
+    if (e.power_token != null) {
+      const hh = houseOf(view, e.power_token);
+      const pt = svg("g", { class: "power", transform: `translate(${ux + (n ? n * 10.5 + 12 : 0)} ${uy})` },
+        svg("path", { d: "M-9 0L-4.5-8H4.5L9 0L4.5 8H-4.5Z" }), svg("text", { "text-anchor": "middle", y: "3.5", text: hh.letter }));
+      pt.style.setProperty("--h", hh.fill);
+      pt.style.setProperty("--hi", hh.ink);
+      g.append(pt);
+    }
+    if (e.garrison) {
+      const hh = houseOf(view, e.controller != null ? e.controller : 0);
+      const gt = svg("g", { class: "garrison", transform: `translate(${ux - (n ? n * 10.5 + 14 : 0)} ${uy})` },
+        svg("rect", { x: "-10", y: "-8", width: "20", height: "16", rx: "2" }), svg("text", { "text-anchor": "middle", y: "4", text: `G${e.garrison}` }));
+      gt.style.setProperty("--h", hh.fill);
+      g.append(gt);
+    }
+    if (e.order) g.append(orderToken(view, e.order, ux, uy - 23));
+    parts.push(g);
+  }
+  B.dyn.replaceChildren(...parts);
+  B.arrows.replaceChildren(...arrows(view));
+}
+
+function describeArea(view, id, e, info, actionable) {
+  const bits = [info.name || id];
+  if (info.kind === "sea") bits.push("sea");
+  if (info.kind === "port") bits.push("port");
+  if (info.fortification && info.fortification !== "none") bits.push(info.fortification);
+  if (info.supply) bits.push(plural(info.supply, "barrel"));
+  if (info.crowns) bits.push(plural(info.crowns, "crown"));
+  if (info.home && HOUSES[info.home]) bits.push(`home of ${HOUSES[info.home].name}`);
+  if (e.blocked) bits.push("blocked in this game");
+  if (e.controller != null) bits.push(`held by ${houseOf(view, e.controller).name}`);
+  if (e.units && e.units.length) bits.push(e.units.map((u) => UNIT_NAME[u.kind] + (u.routed ? " (routed)" : "")).join(", "));
+  if (e.garrison) bits.push(`garrison ${e.garrison}`);
+  if (e.neutral_force) bits.push(`neutral force ${e.neutral_force}`);
+  if (e.power_token != null) bits.push(`Power token of ${houseOf(view, e.power_token).name}`);
+  if (e.order) bits.push(e.order.token ? `order: ${orderLabel(view, e.order.token)}${e.order.hidden ? " (face down)" : ""}` : "a face-down order");
+  if (actionable) bits.push("you may choose it now");
+  return bits.join("; ");
+}
+
+function centre(id) { const a = S.map.areas[id]; return a ? a.u : [0, 0]; }
+
+function arrowPath(from, to, bend = 0.18) {
+  const [x1, y1] = centre(from); const [x2, y2] = centre(to);
+  const mx = (x1 + x2) / 2 - (y2 - y1) * bend; const my = (y1 + y2) / 2 + (x2 - x1) * bend;
+  return `M${x1} ${y1}Q${mx} ${my} ${x2} ${y2}`;
+}
+
+function arrows(view) {
+  const out = [];
+  const p = view.prompt;
+  if (p && p.kind === "march_moves" && p.from) {
+    const count = {};
+    for (const [kind, to] of p.staged || []) (count[to] = count[to] || []).push(UNIT_NAME[kind]);
+    for (const [to, kinds] of Object.entries(count)) {
+      out.push(svg("path", { class: "arrow staged", d: arrowPath(p.from, to), "marker-end": "url(#got-arrow)" }));
+      const [x, y] = centre(to);
+      out.push(svg("text", { class: "arrow-label", x: String(x), y: String(y + 30), "text-anchor": "middle", text: kinds.join(", ") }));
+    }
+  }
+  const c = view.combat;
+  if (c && c.from) out.push(svg("path", { class: "arrow attack", d: arrowPath(c.from, c.area), "marker-end": "url(#got-arrow)" }));
+  return out;
+}
+
+// -- zoom and pan ----------------------------------------------------------------------------
+
+function applyZoom() {
+  const z = S.zoom;
+  const [w, h] = S.map.size;
+  z.k = Math.min(6, Math.max(1, z.k));
+  z.x = Math.min(0, Math.max(w - w * z.k, z.x));
+  z.y = Math.min(0, Math.max(h - h * z.k, z.y));
+  S.built.world.setAttribute("transform", `translate(${z.x.toFixed(1)} ${z.y.toFixed(1)}) scale(${z.k.toFixed(3)})`);
+  S.built.box.style.touchAction = z.k > 1.01 ? "none" : "pan-y";
+  S.built.box.dataset.zoom = z.k.toFixed(2);
+}
+
+function toMap(clientX, clientY) {
+  const m = S.built.svg.getScreenCTM();
+  if (!m) return [0, 0];
+  const p = new DOMPoint(clientX, clientY).matrixTransform(m.inverse());
+  return [p.x, p.y];
+}
+
+function zoomAt(factor, mx, my) {
+  const z = S.zoom;
+  const k = Math.min(6, Math.max(1, z.k * factor));
+  z.x = mx - (mx - z.x) * (k / z.k);
+  z.y = my - (my - z.y) * (k / z.k);
+  z.k = k;
+  applyZoom();
+}
+
+function zoomCentre(factor) { const [w, h] = S.map.size; const r = S.built.svg.getBoundingClientRect(); const [mx, my] = r.width ? toMap(r.left + r.width / 2, r.top + r.height / 2) : [w / 2, h / 2]; zoomAt(factor, mx, my); }
+
+function pan(dx, dy) { S.zoom.x += dx; S.zoom.y += dy; applyZoom(); }
+
+function setupGestures(box) {
+  const pts = new Map();
+  let start = null;
+  box.addEventListener("wheel", (e) => {
+    e.preventDefault();
+    const [mx, my] = toMap(e.clientX, e.clientY);
+    zoomAt(e.deltaY < 0 ? 1.2 : 1 / 1.2, mx, my);
+  }, { passive: false });
+  box.addEventListener("pointerdown", (e) => {
+    pts.set(e.pointerId, [e.clientX, e.clientY]);
+    start = { pts: new Map(pts), zoom: { ...S.zoom }, moved: false };
+  });
+  box.addEventListener("pointermove", (e) => {
+    if (!pts.has(e.pointerId) || !start) return;
+    pts.set(e.pointerId, [e.clientX, e.clientY]);
+    const scale = S.built.svg.getScreenCTM() ? S.built.svg.getScreenCTM().a : 1;
+    if (pts.size === 1 && start.pts.has(e.pointerId)) {
+      const [sx, sy] = start.pts.get(e.pointerId);
+      const dx = e.clientX - sx; const dy = e.clientY - sy;
+      if (!start.moved && Math.hypot(dx, dy) < 8) return;
+      if (S.zoom.k <= 1.01 && e.pointerType === "touch") return; // the page scrolls instead
+      start.moved = true;
+      S.zoom.x = start.zoom.x + dx / scale; S.zoom.y = start.zoom.y + dy / scale;
+      applyZoom();
+    } else if (pts.size === 2) {
+      const [a, b] = [...pts.values()]; const [a0, b0] = [...start.pts.values()];
+      if (!a0 || !b0) return;
+      const d = Math.hypot(a[0] - b[0], a[1] - b[1]); const d0 = Math.hypot(a0[0] - b0[0], a0[1] - b0[1]) || 1;
+      const [mx, my] = toMap((a0[0] + b0[0]) / 2, (a0[1] + b0[1]) / 2);
+      S.zoom = { ...start.zoom };
+      start.moved = true;
+      zoomAt(d / d0, mx, my);
+    }
+  });
+  const end = (e) => {
+    pts.delete(e.pointerId);
+    if (start && start.moved) S.dragged = true;
+    if (!pts.size) { start = null; setTimeout(() => { S.dragged = false; }, 0); } else start = { pts: new Map(pts), zoom: { ...S.zoom }, moved: true };
+  };
+  box.addEventListener("pointerup", end);
+  box.addEventListener("pointercancel", end);
+  box.addEventListener("keydown", (e) => {
+    const step = 60;
+    const act = { "+": () => zoomCentre(1.3), "=": () => zoomCentre(1.3), "-": () => zoomCentre(1 / 1.3), 0: () => { S.zoom = { k: 1, x: 0, y: 0 }; applyZoom(); },
+      ArrowLeft: () => pan(step, 0), ArrowRight: () => pan(-step, 0), ArrowUp: () => pan(0, step), ArrowDown: () => pan(0, -step) }[e.key];
+    if (act && !(e.key.startsWith("Arrow") && S.zoom.k <= 1.01)) { e.preventDefault(); act(); }
+  });
+  // a focused area off-screen in a zoomed map comes into view
+  box.addEventListener("focusin", (e) => {
+    const id = e.target.dataset && e.target.dataset.area;
+    if (!id || S.zoom.k <= 1.01) return;
+    const r = e.target.getBoundingClientRect(); const b = box.getBoundingClientRect();
+    if (r.left >= b.left && r.right <= b.right && r.top >= b.top && r.bottom <= b.bottom) return;
+    const [ux, uy] = centre(id); const [w, h] = S.map.size;
+    S.zoom.x = w / 2 - ux * S.zoom.k; S.zoom.y = h / 2 - uy * S.zoom.k;
+    applyZoom();
+  });
+}
+
+// -- moves on the map ------------------------------------------------------------------------
+
+const AREA_TYPES = new Set(["order", "unorder", "raven_swap", "march", "consolidate", "muster", "move", "recruit", "retreat", "destroy", "raid"]);
+
+/** The map area a listed move is chosen by (a raid: its origin, then, once chosen, its target). */
+function mapArea(m) {
+  if (m.type === "raid") return S.sel && m.area === S.sel && m.target ? m.target : m.area;
+  if (m.type === "move" || m.type === "recruit" || m.type === "retreat") return m.to;
+  if (AREA_TYPES.has(m.type)) return m.area;
+  const v = m.type === "ability" ? m.choice : m.type === "choose" ? m.option : null;
+  return v && S.fixed.area[v] ? v : null;
+}
+
+function areaMoves(id) {
+  const all = [...S.moves.byKey.values()];
+  if (S.sel && all.some((m) => m.type === "raid" && m.area === S.sel)) {
+    const hit = all.filter((m) => m.type === "raid" && m.area === S.sel && m.target === id);
+    if (hit.length) return hit;
+  }
+  return all.filter((m) => mapArea(m) === id && !(m.type === "raid" && S.sel === m.area && m.target));
+}
+
+function highlighted() {
+  if (!S.moves) return [];
+  const all = [...S.moves.byKey.values()];
+  if (S.sel && all.some((m) => m.type === "raid" && m.area === S.sel)) return all.filter((m) => m.type === "raid" && m.area === S.sel && m.target).map((m) => m.target).concat([S.sel]);
+  return [...new Set(all.map((m) => (m.type === "raid" ? m.area : mapArea(m))).filter(Boolean))];
+}
+
+const NEEDS_PANEL = new Set(["order", "raven_swap", "raid", "unorder"]);
+
+function onArea(id) {
+  if (!S.ctx) return;
+  const list = areaMoves(id);
+  if (list.length === 1 && !NEEDS_PANEL.has(list[0].type) && !S.ctx.pending) { S.sel = null; S.ctx.send(list[0]); return; }
+  if (list.length === 1 && list[0].type === "raid" && list[0].target && S.sel === list[0].area) { S.sel = null; S.ctx.send(list[0]); return; }
+  S.sel = S.sel === id && !list.length ? null : id;
+  render(S.root, S.ctx);
+  const panel = S.root.querySelector(".got-act");
+  const first = panel && panel.querySelector(".area-choices button:not(:disabled)");
+  if (first && list.length) first.focus({ preventScroll: true });
+}
+
+// -- panels ----------------------------------------------------------------------------------
+
+function houseChip(view, seat, extra = "") {
+  const h = houseOf(view, seat);
+  const chip = el("span", { class: `chip${extra}`, title: h.name },
+    el("span", { class: "chip-letter", "aria-hidden": "true", text: h.letter }), el("span", { class: "chip-name", text: h.name }));
+  chip.style.setProperty("--h", h.fill);
+  chip.style.setProperty("--hi", h.ink);
+  return chip;
+}
+
+function button(move, label, cls = "") {
+  const choice = S.moves.choice(move);
+  return el("button", { type: "button", class: `choice ${cls}`, "data-move": moveKey(move), disabled: S.ctx.pending || S.ctx.offline,
+    onclick: () => { S.sel = null; S.ctx.send(move); } }, label || (choice && choice.label) || move.type);
+}
+
+function orderButtons(view, area, list, kind) {
+  const me = S.ctx.seat;
+  const listed = new Map(list.filter((m) => m.type === kind).map((m) => [m.order, m]));
+  const placed = (view.areas || []).filter((a) => a.order && a.order.seat === me && a.order.token);
+  const used = {};
+  for (const a of placed) if (a.id !== area) used[a.order.token] = (used[a.order.token] || 0) + 1;
+  const pos = view.tracks.kings_court.indexOf(me);
+  const allowed = stars(view.houses.length)[pos] || 0;
+  const specials = placed.filter((a) => a.id !== area && orderInfo(view, a.order.token).special).length;
+  const out = [];
+  for (const [id, o] of Object.entries(view.orders || {})) {
+    const m = listed.get(id);
+    const token = svg("svg", { class: "tok", viewBox: "-13 -13 26 26", "aria-hidden": "true" }, orderToken(view, { seat: me, token: id }, 0, 0));
+    let why = null;
+    if (!m) {
+      if ((view.restricted || []).includes(id)) why = "restricted this round";
+      else if (o.special && specials >= allowed) why = `no ★ left (King's Court allows ${allowed})`;
+      else if ((used[id] || 0) >= o.count) why = "already placed";
+      else why = "not here";
+    }
+    out.push(m ? el("button", { type: "button", class: "choice order-choice", "data-move": moveKey(m), disabled: S.ctx.pending || S.ctx.offline,
+      onclick: () => { S.ctx.send(m); } }, token, el("span", { text: o.name || orderLabel(view, id) }))
+      : el("button", { type: "button", class: "choice order-choice", disabled: true, title: why }, token,
+        el("span", { text: o.name || orderLabel(view, id) }), el("small", { text: why })));
+  }
+  return out;
+}
+
+function actionPanel(view) {
+  const ctx = S.ctx;
+  const p = view.prompt;
+  const box = el("section", { class: "got-act", "data-prompt": "", "aria-label": "Your decision" });
+  if (!p) {
+    const who = (ctx.awaiting || []).map((s) => houseOf(view, s).name);
+    box.append(el("h2", { text: view.winner != null ? `${houseOf(view, view.winner).name} takes the Iron Throne` : ctx.seat == null ? "Watching" : "Waiting" }),
+      el("p", { text: who.length ? `Waiting for ${who.join(", ")}.` : view.winner != null ? "The game is over." : "" }));
+    if (view.phase === "planning" && ctx.seat != null && view.planning && (view.planning.ready || []).includes(ctx.seat)) box.append(el("p", { class: "note", text: "Your orders are in. The others are still planning." }));
+    return box;
+  }
+  box.classList.add("mine");
+  box.append(el("h2", { text: p.text }));
+  const all = [...S.moves.byKey.values()];
+  const onMap = all.filter((m) => mapArea(m) || m.type === "raid");
+  const loose = all.filter((m) => !onMap.includes(m));
+  if (p.kind === "orders" || p.kind === "raven") box.append(planningSummary(view));
+  if (p.kind === "march_moves") {
+    box.append(el("p", { class: "note", text: `Marching from ${areaName(p.from)}. ` + ((p.staged || []).length ? "So far: " + p.staged.map(([k, to]) => `${UNIT_NAME[k]} → ${areaName(to)}`).join("; ") + "." : "No unit has moved yet.") }));
+  }
+  if (p.kind === "cards") box.append(cardChooser(view, loose));
+  if (p.kind === "bid") box.append(el("p", { class: "note", text: p.for === "track" ? `Clash of Kings: the ${TRACK_NAME[p.track] || p.track} track. You have ${plural(view.power[ctx.seat], "Power token")}.` : `Wildling attack of strength ${view.wildlings}. You have ${plural(view.power[ctx.seat], "Power token")}.` }));
+  if (p.kind === "ties" && p.bids) box.append(bidTable(view, p.bids));
+  if (p.kind === "wildling" && view.wildling_top) box.append(wildlingCard(view.wildling_top) || "");
+  if (p.kind === "westeros_choice" || p.kind === "wildling_choice") {
+    const card = p.card && (S.map.wildlings[p.card] ? wildlingCard(p.card) : westerosCard(p.card));
+    if (card) box.append(card);
+  }
+  if (onMap.length) {
+    const areas = [...new Set(onMap.map((m) => (m.type === "raid" ? m.area : mapArea(m))))];
+    const sel = S.sel && (areas.includes(S.sel) || areaMoves(S.sel).length) ? S.sel : null;
+    if (!sel) {
+      box.append(el("p", { class: "hint", text: "Choose a highlighted area on the map, or here:" }),
+        el("div", { class: "area-list" }, areas.map((id) => el("button", { type: "button", class: "area-button", "data-area-button": id, onclick: () => onArea(id) }, areaName(id)))));
+    } else {
+      const list = areaMoves(sel);
+      const head = el("h3", { text: areaName(sel) });
+      const choices = el("div", { class: "area-choices" });
+      const orderMoves = list.filter((m) => m.type === "order" || m.type === "raven_swap");
+      if (orderMoves.length) choices.append(...orderButtons(view, sel, list, orderMoves[0].type));
+      for (const m of list) if (!orderMoves.includes(m)) choices.append(button(m));
+      const raidOrigin = list.some((m) => m.type === "raid" && m.area === sel && m.target);
+      box.append(head, raidOrigin ? el("p", { class: "hint", text: "Choose the raided area on the map, or:" }) : "", choices,
+        el("button", { type: "button", class: "link", onclick: () => { S.sel = null; render(S.root, S.ctx); } }, "Back to all areas"));
+    }
+  }
+  const rest = loose.filter((m) => m.type !== "card");
+  if (rest.length) {
+    const bids = rest.filter((m) => m.type === "bid");
+    const other = rest.filter((m) => m.type !== "bid");
+    if (bids.length) box.append(el("div", { class: "bids" }, bids.map((m) => button(m, String(m.power), "bid"))));
+    if (other.length) box.append(el("div", { class: "buttons" }, other.map((m) => button(m, null, m.type === "ready" || m.type === "end_march" && !m.power || m.type === "end_muster" ? "primary" : ""))));
+  }
+  if (p.kind === "orders" && !all.some((m) => m.type === "ready")) {
+    box.append(el("div", { class: "buttons" }, el("button", { type: "button", class: "choice primary", disabled: true, title: "Place an order on every area holding your units first" }, "Ready"),
+      el("small", { class: "note", text: " Place an order on every area holding your units first." })));
+  }
+  return box;
+}
+
+function planningSummary(view) {
+  const me = S.ctx.seat;
+  const pl = view.planning || { asked: [], ready: [], placed: {} };
+  const pos = view.tracks.kings_court.indexOf(me);
+  const allowed = stars(view.houses.length)[pos] || 0;
+  const mine = (view.areas || []).filter((a) => a.order && a.order.seat === me);
+  const special = mine.filter((a) => a.order.token && orderInfo(view, a.order.token).special).length;
+  const restricted = (view.restricted || []).map((id) => orderLabel(view, id));
+  return el("div", { class: "planning" },
+    el("p", {}, `Special orders: ${special} of ${allowed} ★ (King's Court, ${ordinal(pos + 1)} place).`,
+      restricted.length ? el("span", { class: "restricted", text: ` Restricted this round: ${restricted.join(", ")}.` }) : null),
+    view.phase === "planning" ? el("ul", { class: "who" }, (pl.asked || []).map((s) => el("li", {}, houseChip(view, s),
+      ` ${(pl.placed || {})[s] || 0} placed — `, (pl.ready || []).includes(s) ? el("strong", { text: "ready" }) : el("em", { text: "still planning" })))) : null);
+}
+
+const ordinal = (n) => `${n}${["th", "st", "nd", "rd"][n % 100 > 10 && n % 100 < 14 ? 0 : n % 10 < 4 ? n % 10 : 0]}`;
+
+function houseCard(view, id, state, move) {
+  const c = (view.house_cards || {})[id];
+  if (!c) return null;
+  const h = HOUSES[c.house] || {};
+  const body = [el("span", { class: "hc-str", title: "Combat strength", text: String(c.strength) }),
+    el("strong", { class: "hc-name", text: c.name }),
+    el("span", { class: "hc-icons", text: [c.swords ? `⚔ ${c.swords} sword${c.swords > 1 ? "s" : ""}` : "", c.fortifications ? `▣ ${c.fortifications} fortification${c.fortifications > 1 ? "s" : ""}` : ""].filter(Boolean).join(" · ") }),
+    el("span", { class: "hc-text", text: c.text || "" })];
+  if (state) body.push(el("span", { class: "hc-state", text: state }));
+  const attrs = { class: `hcard${state ? " " + state.replace(/\W+/g, "-") : ""}`, "data-card": id };
+  const node = move ? el("button", { type: "button", ...attrs, "data-move": moveKey(move), disabled: S.ctx.pending, onclick: () => S.ctx.send(move) }, body) : el("div", attrs, body);
+  node.style.setProperty("--h", h.fill || "#777");
+  return node;
+}
+
+function cardChooser(view, loose) {
+  const me = S.ctx.seat;
+  const house = view.houses[me];
+  const ids = (S.fixed.houses[house] || {}).house_cards || [];
+  const hand = new Set((view.hands || {})[me] || []);
+  const byCard = new Map(loose.filter((m) => m.type === "card").map((m) => [m.card, m]));
+  return el("div", { class: "hand" }, ids.map((id) => houseCard(view, id, hand.has(id) ? (byCard.has(id) ? "" : "cancelled") : "used", byCard.get(id))));
+}
+
+function combatPanel(view) {
+  const c = view.combat;
+  if (!c) return null;
+  const att = houseOf(view, c.attacker);
+  const live = Object.fromEntries((view.areas || []).map((a) => [a.id, a]));
+  const there = live[c.area] || {};
+  const info = S.fixed.area[c.area] || {};
+  const fort = info.fortification && info.fortification !== "none";
+  const neutral = c.defender == null;
+  const adj = new Set((view.adjacency || []).filter((p) => p.includes(c.area)).map((p) => (p[0] === c.area ? p[1] : p[0])));
+  const unitValue = (k, attacking) => (k === "siege-engine" ? (attacking && fort ? 4 : 0) : STRENGTH[k]);
+  const side = (seat, attacking) => {
+    const rows = [];
+    const units = attacking ? c.army.map((k) => ({ kind: k })) : (there.units || []);
+    rows.push(["Units", units.reduce((s, u) => s + (u.routed ? 0 : unitValue(u.kind, attacking)), 0)]);
+    if (attacking) rows.push(["March order", orderInfo(view, c.march).modifier || 0]);
+    else if (there.order && there.order.token && orderInfo(view, there.order.token).kind === "defense") rows.push(["Defense order", orderInfo(view, there.order.token).modifier]);
+    if (!attacking && there.garrison) rows.push(["Garrison", there.garrison]);
+    let support = 0;
+    for (const [s, chose] of Object.entries(c.supporters || {})) {
+      if (chose !== (attacking ? "attacker" : "defender")) continue;
+      for (const a of view.areas || []) {
+        if (!adj.has(a.id) || !a.order || a.order.seat !== +s || !a.order.token) continue;
+        const o = orderInfo(view, a.order.token);
+        if (o.kind !== "support") continue;
+        if (info.kind === "sea" && S.fixed.area[a.id].kind === "land") continue;
+        support += (a.units || []).reduce((t, u) => t + (u.routed ? 0 : unitValue(u.kind, attacking)), 0) + (o.modifier || 0);
+      }
+    }
+    rows.push(["Support", support]);
+    const card = (c.cards || {})[String(seat)];
+    if (card && view.house_cards[card]) rows.push([`House card: ${view.house_cards[card].name}`, view.house_cards[card].strength]);
+    const sum = rows.reduce((t, r) => t + r[1], 0);
+    const total = c.strength && c.strength[String(seat)];
+    if (total != null && total !== sum) rows.push(["Card texts and the blade", total - sum]);
+    return { rows, total: total != null ? total : sum, final: total != null };
+  };
+  const a = side(c.attacker, true);
+  const d = neutral ? { rows: [["Neutral force", there.neutral_force || 0]], total: there.neutral_force || 0, final: true } : side(c.defender, false);
+  const column = (title, chip, s) => el("div", { class: "side-col" }, el("h4", {}, chip, ` ${title}`),
+    el("table", {}, el("tbody", {}, s.rows.map(([k, v]) => el("tr", {}, el("th", { scope: "row", text: k }), el("td", { text: signed(v, true) })))),
+      el("tfoot", {}, el("tr", {}, el("th", { scope: "row", text: s.final ? "Total" : "So far" }), el("td", { text: String(s.total) })))));
+  const chosen = (c.chosen || []).map((s) => houseOf(view, s).name);
+  const supporters = Object.entries(c.supporters || {}).map(([s, side]) => `${houseOf(view, +s).name}: ${side === "none" ? "nobody" : side}`);
+  const box = el("section", { class: "got-combat", "aria-label": "Combat" },
+    el("h3", { text: `Battle for ${areaName(c.area)}` }),
+    el("p", { class: "note", text: `${att.name} attacks from ${areaName(c.from)} with ${c.army.map((k) => UNIT_NAME[k]).join(", ")}.` }),
+    el("div", { class: "sides" }, column("attacker", houseChip(view, c.attacker), a),
+      neutral ? column("defender", el("span", { class: "chip neutral", text: "Neutral force" }), d) : column("defender", houseChip(view, c.defender), d)),
+    supporters.length ? el("p", { class: "note", text: `Support: ${supporters.join("; ")}.` }) : null,
+    chosen.length && !Object.keys(c.cards || {}).length ? el("p", { class: "note", text: `House card chosen (face down): ${chosen.join(", ")}.` }) : null,
+    c.my_card ? el("p", { class: "note", text: `Your card: ${view.house_cards[c.my_card].name}.` }) : null,
+    Object.keys(c.cards || {}).length ? el("div", { class: "hand revealed" }, Object.values(c.cards).map((id) => houseCard(view, id))) : null,
+    c.winner != null ? el("p", { class: "winner", text: `${houseOf(view, c.winner).name} wins the battle.` }) : null);
+  return box;
+}
+
+function bidTable(view, bids) {
+  return el("table", { class: "bid-table" }, el("thead", {}, el("tr", {}, el("th", { text: "House" }), el("th", { text: "Bid" }))),
+    el("tbody", {}, bids.map((b, s) => el("tr", {}, el("th", { scope: "row" }, houseChip(view, s)), el("td", { text: String(b) })))));
+}
+
+function westerosCard(id) {
+  for (const [deck, cards] of Object.entries(S.map.westeros)) {
+    if (cards[id]) return el("div", { class: "wcard" }, el("span", { class: "deck", text: deck }), el("strong", { text: cards[id].name }),
+      cards[id].icons ? el("span", { class: "icons", text: ` ${"✦".repeat(cards[id].icons)} wildlings` }) : null, el("p", { text: cards[id].text }));
+  }
+  return null;
+}
+
+function wildlingCard(id) {
+  const w = S.map.wildlings[id];
+  if (!w) return null;
+  return el("div", { class: "wcard wild" }, el("strong", { text: w.name }),
+    el("p", {}, el("b", { text: "Night's Watch wins: " }), `highest bidder: ${w.win.highest_bidder} Everyone else: ${w.win.everyone_else}`),
+    el("p", {}, el("b", { text: "Wildlings win: " }), `lowest bidder: ${w.lose.lowest_bidder} Everyone else: ${w.lose.everyone_else}`));
+}
+
+function westerosPanel(view) {
+  const bits = [];
+  if ((view.westeros_cards || []).length && view.phase === "westeros") {
+    bits.push(el("div", { class: "wcards" }, view.westeros_cards.map((id, i) => {
+      const deck = ["I", "II", "III"][i];
+      const c = S.map.westeros[deck] && S.map.westeros[deck][id];
+      return c ? el("div", { class: "wcard" }, el("span", { class: "deck", text: deck }), el("strong", { text: c.name }),
+        c.icons ? el("span", { class: "icons", text: ` ${"✦".repeat(c.icons)}` }) : null, el("p", { text: c.text })) : null;
+    })));
+  }
+  if (view.bids) {
+    const asked = view.bids.asked || []; const chosen = view.bids.chosen || [];
+    bits.push(el("div", { class: "bidding" }, el("h4", { text: view.prompt && view.prompt.kind === "bid" && view.prompt.for === "track" ? `Bidding: ${TRACK_NAME[view.prompt.track]}` : "Bidding" }),
+      el("ul", { class: "who" }, asked.map((s) => el("li", {}, houseChip(view, s), chosen.includes(s) ? " has bid (hidden)" : " still deciding",
+        ` · ${plural(view.power[s], "Power token")}`))),
+      view.bids.mine != null ? el("p", { class: "note", text: `Your bid: ${view.bids.mine}.` }) : null));
+  }
+  if (view.wildling_last && S.map.wildlings[view.wildling_last]) bits.push(el("details", { class: "last-wild" }, el("summary", { text: `Last wildling card: ${S.map.wildlings[view.wildling_last].name}` }), wildlingCard(view.wildling_last)));
+  if (!bits.length) return null;
+  return el("section", { class: "got-westeros", "aria-label": "Westeros" }, el("h3", { text: "Westeros" }), bits);
+}
+
+function tracksPanel(view) {
+  const n = view.houses.length;
+  const rows = TRACKS.map(([id, title]) => {
+    const order = view.tracks[id] || [];
+    const used = id === "fiefdoms" ? view.blade_used : id === "kings_court" ? view.raven_used : false;
+    return el("div", { class: "track", "data-track": id }, el("h4", { text: title }),
+      el("ol", {}, order.map((s, i) => el("li", {}, el("span", { class: "pos", text: String(i + 1) }), houseChip(view, s),
+        id === "kings_court" && stars(n)[i] ? el("span", { class: "stars", title: `${stars(n)[i]} special orders`, text: "★".repeat(stars(n)[i]) }) : null,
+        i === 0 ? el("span", { class: `dom${used ? " used" : ""}`, text: DOMINANCE[id] + (used ? " (used)" : "") }) : null))));
+  });
+  const limits = view.supply_limits || [];
+  const supply = el("div", { class: "track" }, el("h4", { text: "Supply" }),
+    el("ol", {}, view.houses.map((_, s) => el("li", {}, houseChip(view, s), el("span", { text: ` ${view.supply[s]} — armies ${(limits[view.supply[s]] || []).join("·")}` })))));
+  const victory = el("div", { class: "track" }, el("h4", { text: "Victory (castles and strongholds, 7 wins)" }),
+    el("ol", {}, view.houses.map((_, s) => el("li", {}, houseChip(view, s), el("meter", { min: "0", max: "7", value: String(view.castles[s]), "aria-label": `${houseOf(view, s).name} castles` }), el("span", { text: ` ${view.castles[s]}` })))));
+  const wild = el("div", { class: "track wildlings" }, el("h4", { text: `Wildlings: ${view.wildlings} of 12` }),
+    el("ol", { class: "wild-steps" }, [0, 2, 4, 6, 8, 10, 12].map((v) => el("li", { class: v === view.wildlings ? "on" : v < view.wildlings ? "past" : "", text: String(v) }))));
+  const rounds = el("div", { class: "track rounds" }, el("h4", { text: `Round ${Math.min(view.round, view.rounds || 10)} of ${view.rounds || 10}` }),
+    el("ol", { class: "round-steps" }, Array.from({ length: view.rounds || 10 }, (_, i) => el("li", { class: i + 1 === view.round ? "on" : i + 1 < view.round ? "past" : "", text: String(i + 1) }))));
+  return el("section", { class: "got-tracks", "aria-label": "Tracks" }, rounds, ...rows, supply, victory, wild);
+}
+
+function statusBar(view) {
+  const ctx = S.ctx;
+  const phase = PHASE_NAME[view.phase] || view.phase;
+  let next = "";
+  if (view.phase === "action" && view.step) {
+    const who = (ctx.awaiting || []).map((s) => houseOf(view, s).name).join(", ");
+    next = `${STEP_NAME[view.step] || view.step}${who ? ` — ${who} resolves next` : ""}`;
+  }
+  const me = ctx.seat != null && view.houses[ctx.seat] ? houseChip(view, ctx.seat, " me") : null;
+  return el("div", { class: "got-bar" }, el("span", { class: "round", text: `Round ${Math.min(view.round, view.rounds || 10)}` }),
+    el("span", { class: "phase", text: phase }), next ? el("span", { class: "next", text: next }) : null,
+    me ? el("span", { class: "you" }, "You are ", me) : el("span", { class: "you", text: "Spectator" }),
+    view.winner != null ? el("strong", { class: "won", text: `${houseOf(view, view.winner).name} wins` }) : null);
+}
+
+function zoomButtons() {
+  return el("div", { class: "zoom", role: "group", "aria-label": "Zoom" },
+    el("button", { type: "button", "data-zoom": "in", "aria-label": "Zoom in", onclick: () => zoomCentre(1.4) }, "+"),
+    el("button", { type: "button", "data-zoom": "out", "aria-label": "Zoom out", onclick: () => zoomCentre(1 / 1.4) }, "−"),
+    el("button", { type: "button", "data-zoom": "reset", "aria-label": "Show the whole map", onclick: () => { S.zoom = { k: 1, x: 0, y: 0 }; applyZoom(); } }, "⤢"));
+}
+
+// -- the renderer ----------------------------------------------------------------------------
+
+export function render(root, ctx) {
+  S.root = root; S.ctx = ctx;
+  const view = ctx.view;
+  if (!view) return;
+  if (!S.map || !S.fixed) {
+    load(ctx);
+    if (!root.querySelector(".got-loading")) root.replaceChildren(el("p", { class: "got-loading", text: "Unrolling the map of Westeros…" }));
+    return;
+  }
+  S.moves = new Moves(ctx);
+  if (ctx.seq !== S.selSeq) { S.selSeq = ctx.seq; if (S.sel && !areaMoves(S.sel).length) S.sel = null; }
+  if (!S.built || !root.contains(S.built.svg)) {
+    S.built = buildMap();
+    const box = el("div", { class: "got-map", tabindex: "0", "aria-label": "The map: + and − zoom, arrow keys pan, Tab moves between areas" }, S.built.svg);
+    S.built.box = box;
+    setupGestures(box);
+    S.built.side = el("div", { class: "got-side" });
+    S.built.bar = el("div", { class: "got-bar-wrap" });
+    root.replaceChildren(el("div", { class: "got" }, S.built.bar,
+      el("div", { class: "got-main" }, el("div", { class: "got-mapwrap" }, zoomButtons(), box), S.built.side)));
+    // a player starts looking at home, close enough to read the names; a spectator at all of it
+    const home = ctx.seat != null && S.fixed.houses[view.houses[ctx.seat]] ? S.fixed.houses[view.houses[ctx.seat]].home : null;
+    if (home && S.map.areas[home]) {
+      const [w, h] = S.map.size; const [ux, uy] = centre(home);
+      S.zoom = { k: 2, x: w / 2 - ux * 2, y: h / 2 - uy * 2 };
+    }
+    applyZoom();
+  }
+  const focus = document.activeElement && S.built.side.contains(document.activeElement) ? document.activeElement.getAttribute("data-move") || document.activeElement.getAttribute("data-area-button") : null;
+  drawDynamic(view);
+  S.built.bar.replaceChildren(statusBar(view));
+  S.built.side.replaceChildren(actionPanel(view), combatPanel(view) || "", westerosPanel(view) || "", tracksPanel(view));
+  if (focus) {
+    const again = S.built.side.querySelector(`[data-move="${CSS.escape(focus)}"], [data-area-button="${CSS.escape(focus)}"]`);
+    if (again) again.focus({ preventScroll: true });
+  }
+  root.dataset.seq = String(ctx.seq);
+  root.dataset.kind = view.prompt ? view.prompt.kind : "";
+  root.dataset.phase = view.phase;
+  root.dataset.round = String(view.round);
+  root.dataset.sel = S.sel || "";
+  root.classList.toggle("got-mine", Boolean(view.prompt));
+  root.classList.toggle("got-over", view.winner != null);
+}
+
+/** The lines this game adds to each player's panel beside the board. */
+export function panel(view, seat) {
+  if (!view || !view.houses || !view.houses[seat]) return [];
+  const h = HOUSES[view.houses[seat]];
+  const hand = ((view.hands || {})[seat] || []).length;
+  const used = ((view.discards || {})[seat] || []).length;
+  const out = [{ label: "House", value: h ? h.name : view.houses[seat] },
+    { label: "Power", value: String(view.power[seat]), title: "Power tokens available" },
+    { label: "Supply", value: String(view.supply[seat]) },
+    { label: "Castles", value: `${view.castles[seat]}/7` },
+    { label: "Cards", value: `${hand} in hand, ${used} used` }];
+  if (view.planning && (view.planning.asked || []).includes(seat)) {
+    out.push({ label: "Orders", value: (view.planning.ready || []).includes(seat) ? "ready" : `${(view.planning.placed || {})[seat] || 0} placed`, warn: !(view.planning.ready || []).includes(seat) });
+  }
+  return out;
+}
