@@ -101,12 +101,12 @@ class Log:
                 yield seqs[i], orjson.loads(view[ends[i - 1] if i else 0:ends[i]])
 
 
-STATE_BYTES_PER_JSON_BYTE = 9
-"""A state's Python objects take about this many bytes per byte of its encoded JSON (measured
-with tracemalloc at each game's largest: London 8.4, Tower of London 8.4–10.6, Towers of
-Babylon 5.7): the cache's memory estimate."""
-TABLE_OVERHEAD_BYTES = 4096
-"""A live table's own objects beside its state and log (players, lock, names)."""
+STATE_BYTES_PER_JSON_BYTE = 8
+TABLE_OVERHEAD_BYTES = 8192
+"""The cache's memory estimate of a table: this much, plus 8 bytes per byte of its state's
+JSON, plus its log's bytes (fitted to tracemalloc at each game's largest, bench/soak.py
+table-cost: London 69 KB of which 50 KB log and 1.5 KB of state JSON; Tower of London 59 KB,
+17 KB log, 3.9 KB; Towers of Babylon 38 KB, 19 KB log, 6.3 KB, over-estimated)."""
 
 
 @dataclass(slots=True)

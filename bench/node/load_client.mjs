@@ -13,6 +13,9 @@ const BASES = args.urls.split(",");
 const TABLES = +args.tables, SEATS = +args.seats, THINK = +args.think, GAME = args.game;
 const DURATION = +args.duration * 1000, WARMUP = +args.warmup * 1000;
 const NAMES = ["Ada", "Bob", "Cy", "Di", "Ed", "Flo"];
+// --games N (the soak, bench/soak.py): play until N games have finished, printing
+// "FINISHED code seq" for each, then the figures; the window is the whole run.
+const GAMES = +(args.games || 0);
 
 const stats = { measuring: false, done: 0, rtts: [], errors: {}, stale: 0, finished: 0 };
 let playing = false, stopping = false;
@@ -52,6 +55,7 @@ class Table {
   async setup() {
     const base = BASES[0];
     const found = await post(base, "/api/tables", { game: GAME, name: NAMES[0], options: {} });
+    this.code = found.code;
     const tokens = [found.seat_token];
     for (let i = 1; i < SEATS; i++) {
       tokens.push((await post(base, `/api/tables/${found.code}/join`, { name: NAMES[i] })).seat_token);
@@ -85,7 +89,12 @@ class Table {
       this.latest[i] = msg;
       this.cancel(i);
       if (msg.status === "finished") {
-        if (i === 0) { stats.finished++; this.replace(); }
+        if (i === 0) {
+          stats.finished++;
+          if (GAMES) console.log(`FINISHED ${this.code} ${seq}`);
+          if (!GAMES || stats.finished + TABLES <= GAMES) this.replace(); else this.close();
+          if (GAMES && stats.finished >= GAMES) finish();
+        }
         return;
       }
       if (msg.moves.length && playing) this.think(i);
@@ -115,6 +124,7 @@ class Table {
   }
 
   replace() {
+    if (stopping) return;
     this.close();
     const next = new Table();
     limited(() => next.setup()).then(() => { if (playing) next.kick(); }).catch(() => err("setup"));
@@ -127,18 +137,19 @@ class Table {
   }
 }
 
+let finish = () => {};
 const tables = Array.from({ length: TABLES }, () => new Table());
 const t0 = performance.now();
 await Promise.all(tables.map((t) => limited(() => t.setup())));
 const setupS = (performance.now() - t0) / 1000;
 playing = true;
 tables.forEach((t) => t.kick());
-await new Promise((r) => setTimeout(r, WARMUP));
+if (!GAMES) await new Promise((r) => setTimeout(r, WARMUP));
 const cpu0 = process.cpuUsage();
 console.log("WINDOW_START");
 stats.measuring = true;
 const w0 = performance.now();
-await new Promise((r) => setTimeout(r, DURATION));
+await new Promise((r) => { finish = r; if (!GAMES) setTimeout(r, DURATION); });
 stats.measuring = false;
 const windowS = (performance.now() - w0) / 1000;
 console.log("WINDOW_END");

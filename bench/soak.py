@@ -1,0 +1,378 @@
+"""Memory over a server's lifetime: the soak, what a live table costs, reloading, idle sockets.
+
+    .venv/bin/python bench/soak.py soak --games 5000      # every hosted game, full speed
+    .venv/bin/python bench/soak.py table-cost             # one live table of each game at its largest
+    .venv/bin/python bench/soak.py reload                 # loading a table again: snapshot + replay
+    .venv/bin/python bench/soak.py idle --tables 10000    # tables with one idle socket each: RSS
+    .venv/bin/python bench/soak.py table-cost --quick     # (and reload --quick): seconds; the suite runs them
+
+soak: for each game, a real server (`parlour serve`, SQLite, its default settings, pinned to
+core 0) and the Node load client (pinned to core 1) playing random legal moves without think
+time on ``--tables`` tables at once, each finished game replaced by a new table, until
+``--games`` games have finished. Prints the server's RSS after the first 200 games and every
+``--every`` games after, then fetches every finished game's record and replays it
+(`parlour verify`'s check): nothing may be lost.
+
+table-cost: plays seeded random games in this process and builds the live table move by move
+as the server does (``LiveTable.follow``), measuring it with tracemalloc: its largest size, and
+the state and the log apart. Also what the log cost as the lists of dicts kept before.
+
+reload: a table at the end of a long game in a SQLite database (played through the server's own
+mover, in this process), dropped from the cache and loaded again, timed.
+
+idle: founds ``--tables`` two-seat tables over HTTP, opens one websocket to each, and reports
+the server's RSS before and with the sockets open (and Python objects per socket).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import gc
+import json
+import os
+import random
+import resource
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import tracemalloc
+from pathlib import Path
+from typing import Any
+
+import httpx
+import orjson
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from app.live import LiveTable, PlayerInfo, encode_events, new_state  # noqa: E402
+from app.record import verify_record  # noqa: E402
+from engines.base import Engine, new_game, rules_version  # noqa: E402
+from engines.registry import BUILTIN, load_engines  # noqa: E402
+from tests.support.server import ServerProcess  # noqa: E402
+
+NODE_CLIENT = ROOT / "bench" / "node"
+NAMES = ("Ada", "Bob", "Cy", "Di", "Ed", "Flo")
+GAME_OF_THRONES = "engines.game_of_thrones:ENGINE"
+
+
+def hosted(extra: tuple[str, ...] = ()) -> dict[str, Engine]:
+    return load_engines(tuple(dict.fromkeys(BUILTIN + extra)))
+
+
+def random_game(engine: Engine, seats: int, seed: int) -> list[tuple[int, int, Any, bytes]]:
+    """A whole game of random legal moves: (seq, seat, move, events as stored)."""
+    rnd = random.Random(seed)
+    state = new_game(engine, seats, seed, {})
+    moves: list[tuple[int, int, Any, bytes]] = []
+    while engine.result(state) is None:
+        seat = min(engine.to_act(state))
+        move = rnd.choice(engine.legal_moves(state, seat))
+        events = engine.play(state, seat, move)
+        moves.append((len(moves) + 1, seat, move, orjson.dumps(encode_events(events))))
+    return moves
+
+
+def bare_table(engine: Engine, seats: int, seed: int) -> LiveTable:
+    players = [PlayerInfo(i + 1, NAMES[i], i, i, i == 0, f"{seed:x}-{i}") for i in range(seats)]
+    live = LiveTable(id=seed, code="SOAK00", game=engine.id, engine=engine, options={}, status="playing",
+                     seed=f"{seed:032x}", seed_hash="-", players=players, rules_version=rules_version(engine))
+    live.state = new_state(live)
+    live.settle()
+    return live
+
+
+# -- what a live table costs ---------------------------------------------------------------------
+
+def grown(engine: Engine, seats: int, seed: int, game: list[tuple[int, int, Any, bytes]], cut: int) -> LiveTable:
+    """The live table after the first ``cut`` moves, built as the server loads one."""
+    live = bare_table(engine, seats, 1000 * seats + seed)
+    live.follow(game[:cut])
+    return live
+
+
+def traced(build: Any) -> tuple[Any, int]:
+    gc.collect()
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        obj = build()
+        gc.collect()
+        return obj, tracemalloc.get_traced_memory()[0] - before
+    finally:
+        tracemalloc.stop()
+
+
+def table_cost(engines: dict[str, Engine], seeds: int, cuts_per_game: int, quick: bool = False) -> list[dict[str, Any]]:
+    rows = []
+    for gid, engine in engines.items():
+        for seats in [engine.min_seats] if quick else sorted({engine.min_seats, engine.max_seats}):
+            largest: dict[str, Any] = {"size": 0}
+            for seed in range(1, seeds + 1):
+                game = random_game(engine, seats, 1000 * seats + seed)
+                cuts = sorted({*range(0, len(game) + 1, max(1, len(game) // cuts_per_game)), len(game)})
+                for cut in cuts:
+                    live, size = traced(lambda e=engine, n=seats, s=seed, g=game, c=cut: grown(e, n, s, g, c))
+                    if size > largest["size"]:
+                        _, state = traced(lambda e=engine, t=live: e.decode(orjson.loads(orjson.dumps(
+                            e.encode(t.state)))))
+                        _, log = traced(lambda g=game, c=cut: [orjson.loads(m[3]) for m in g[:c]])
+                        live.measure_state()
+                        largest = {"size": size, "seq": cut, "moves": len(game), "state": state,
+                                   "log": live.log.nbytes, "old_log": log,
+                                   "state_json": len(orjson.dumps(engine.encode(live.state))),
+                                   "estimate": live.memory_estimate()}
+                    del live
+            row = {"game": gid, "seats": seats, "games": seeds, **largest}
+            rows.append(row)
+            print(f"{gid:18} {seats}p  largest {row['size'] / 1024:6.1f} KB at move {row['seq']} of "
+                  f"{row['moves']}: state {row['state'] / 1024:5.1f} KB (JSON {row['state_json'] / 1024:4.1f} KB), "
+                  f"log {row['log'] / 1024:5.1f} KB (as lists of dicts: {row['old_log'] / 1024:5.1f} KB); "
+                  f"the cache's estimate {row['estimate'] / 1024:6.1f} KB", flush=True)
+    return rows
+
+
+# -- loading a table again -----------------------------------------------------------------------
+
+async def reload_times(engines_paths: tuple[str, ...], repeats: int, seats_of: dict[str, int],
+                       snapshot_every: int) -> list[dict[str, Any]]:
+    from app.config import Settings
+    from app.db import migrate
+    from app.parlour import Parlour
+    from app.tokens import hash_token
+
+    tmp = Path(tempfile.mkdtemp())
+    url = f"sqlite+aiosqlite:///{tmp / 'reload.db'}"
+    rows = []
+    try:
+        migrate(url)
+        parlour = Parlour(Settings(database_url=url, engines=engines_paths, public_url=None,
+                                   snapshot_every=snapshot_every))
+        await parlour.start()
+        try:
+            for gid, engine in parlour.engines.items():
+                seats = seats_of.get(gid, engine.max_seats)
+                ticket = await parlour.rooms.found(gid, NAMES[0], {})
+                tokens = [ticket.token]
+                for name in NAMES[1:seats]:
+                    tokens.append((await parlour.rooms.join(ticket.table_id, name)).token)
+                await parlour.rooms.start(hash_token(tokens[0]))
+                live = await parlour.live.get(ticket.table_id)
+                assert live is not None
+                by_seat = {p.seat: p for p in live.players}
+                rnd = random.Random(7)
+                started = time.perf_counter()
+                while True:
+                    live = await parlour.live.get(ticket.table_id)
+                    assert live is not None
+                    if not live.awaiting:
+                        break
+                    seat = live.awaiting[0]
+                    move = rnd.choice(engine.legal_moves(live.state, seat))
+                    await parlour.mover.play(live, by_seat[seat], live.seq, move)
+                played = time.perf_counter() - started
+                times = []
+                for _ in range(repeats):
+                    parlour.live.forget(ticket.table_id)
+                    t0 = time.perf_counter()
+                    again = await parlour.live.get(ticket.table_id)
+                    times.append(time.perf_counter() - t0)
+                assert again is not None and again.seq == live.seq and len(again.log) == live.seq
+                row = {"game": gid, "seats": seats, "moves": live.seq, "status": again.status,
+                       "replayed": live.seq % snapshot_every,
+                       "reload_ms_median": round(1000 * statistics.median(times), 1),
+                       "reload_ms_max": round(1000 * max(times), 1), "repeats": repeats,
+                       "played_s": round(played, 1)}
+                rows.append(row)
+                print(f"{gid:18} {seats}p  {row['moves']} moves ({row['status']}; {row['replayed']} replayed after the "
+                      f"newest snapshot): reload median {row['reload_ms_median']} ms, max {row['reload_ms_max']} ms "
+                      f"over {repeats}", flush=True)
+        finally:
+            await parlour.stop()
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    return rows
+
+
+# -- the soak ------------------------------------------------------------------------------------
+
+def soak_one(gid: str, engines: dict[str, Engine], a: argparse.Namespace, tmp: Path) -> dict[str, Any]:
+    engine = engines[gid]
+    seats = a.seats or engine.max_seats
+    server = ServerProcess(f"sqlite+aiosqlite:///{tmp / (gid + '.db')}", tmp / f"{gid}.log", engines="",
+                           core=None if a.no_pin else 0, quiet=True).start()
+    try:
+        if not (NODE_CLIENT / "node_modules" / "ws").exists():
+            subprocess.run(["npm", "install", "--no-audit", "--no-fund", "--silent"], cwd=NODE_CLIENT, check=True)
+        cmd = ["node", str(NODE_CLIENT / "load_client.mjs"), "--urls", server.base, "--tables", str(a.tables),
+               "--seats", str(seats), "--think", "0", "--game", gid, "--duration", "0", "--warmup", "0",
+               "--games", str(a.games)]
+        if not a.no_pin and shutil.which("taskset"):
+            cmd = ["taskset", "-c", "1", *cmd]
+        rss_start = server.rss_mb()
+        proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True)
+        assert proc.stdout is not None
+        finished: list[tuple[str, int]] = []
+        samples: list[dict[str, Any]] = []
+        t0 = time.perf_counter()
+        result: dict[str, Any] = {}
+        for line in proc.stdout:
+            if line.startswith("FINISHED "):
+                _, code, seq = line.split()
+                finished.append((code, int(seq)))
+                n = len(finished)
+                if n == 200 or n % a.every == 0 or n == a.games:
+                    cache = httpx.get(f"{server.base}/api/stats").json()["cache"]
+                    samples.append({"games": n, "rss_mb": round(server.rss_mb(), 1),
+                                    "s": round(time.perf_counter() - t0, 1), "cached": cache["cached"]})
+                    print(f"  {gid}: {n} games, RSS {samples[-1]['rss_mb']} MB, {cache['cached']} tables cached, "
+                          f"{samples[-1]['s']} s", flush=True)
+            elif line.startswith("{"):
+                result = json.loads(line)
+        proc.wait()
+        if proc.returncode != 0 or not result:
+            raise RuntimeError(f"the Node client failed on {gid}")
+        stats = httpx.get(f"{server.base}/api/stats").json()
+        problems = verify_all(server.base, finished, engines)
+        at_200 = next((s["rss_mb"] for s in samples if s["games"] == 200), None)
+        row = {"game": gid, "seats": seats, "tables": a.tables, "games": len(finished),
+               "moves": sum(seq for _, seq in finished), "moves_s": result.get("moves_s"),
+               "errors": result.get("errors"), "error_kinds": result.get("error_kinds"),
+               "rss_mb_start": round(rss_start, 1), "rss_mb_after_200": at_200,
+               "rss_mb_end": samples[-1]["rss_mb"] if samples else None,
+               "rss_mb_max": max((s["rss_mb"] for s in samples), default=None),
+               "samples": samples, "cache": stats["cache"], "verified": len(finished) - len(problems),
+               "problems": problems[:10], "seconds": round(time.perf_counter() - t0, 1)}
+        growth = (row["rss_mb_end"] - at_200) if at_200 is not None and row["rss_mb_end"] is not None else None
+        print(f"{gid}: {row['games']} games ({row['moves']} moves, {row['moves_s']} moves/s), RSS at start "
+              f"{row['rss_mb_start']} MB, after 200 games {at_200} MB, at the end {row['rss_mb_end']} MB "
+              f"(growth {growth if growth is None else round(growth, 1)} MB), records verified "
+              f"{row['verified']}/{row['games']}, errors {row['errors']} {row['error_kinds'] or ''}", flush=True)
+        return row
+    finally:
+        server.stop()
+
+
+def verify_all(base: str, finished: list[tuple[str, int]], engines: dict[str, Engine]) -> list[str]:
+    """Every finished game's published record replays to its result, with every move stored."""
+    problems = []
+    with httpx.Client(base_url=base, timeout=60) as c:
+        for code, seq in finished:
+            record = c.get(f"/api/tables/{code}/record").json()
+            found = verify_record(record, engines)
+            if len(record.get("moves", ())) != seq:
+                found.append(f"{len(record.get('moves', ()))} moves stored, {seq} seen")
+            problems += [f"{code}: {p}" for p in found]
+    return problems
+
+
+# -- idle sockets --------------------------------------------------------------------------------
+
+async def idle_sockets(a: argparse.Namespace, tmp: Path) -> dict[str, Any]:
+    import websockets
+
+    server = ServerProcess(f"sqlite+aiosqlite:///{tmp / 'idle.db'}", tmp / "idle.log", engines="",
+                           core=None if a.no_pin else 0, quiet=True,
+                           extra_env={"KEEPALIVE_SECONDS": "0"}).start()
+    try:
+        rss_idle = server.rss_mb()
+        sem = asyncio.Semaphore(32)
+        tokens: list[str] = []
+        async with httpx.AsyncClient(base_url=server.base, timeout=120,
+                                     limits=httpx.Limits(max_connections=32)) as http:
+            async def found_one() -> None:
+                async with sem:
+                    r = await http.post("/api/tables", json={"game": a.game, "name": "Ada", "options": {}})
+                    r.raise_for_status()
+                    ticket = r.json()
+                    (await http.post(f"/api/tables/{ticket['code']}/join", json={"name": "Bob"})).raise_for_status()
+                    (await http.post(f"/api/seats/{ticket['seat_token']}/start")).raise_for_status()
+                    tokens.append(ticket["seat_token"])
+
+            t0 = time.perf_counter()
+            await asyncio.gather(*(found_one() for _ in range(a.tables)))
+            setup_s = time.perf_counter() - t0
+        rss_tables = server.rss_mb()
+        socks = []
+
+        async def open_one(token: str) -> None:
+            async with sem:
+                ws = await websockets.connect(f"ws://127.0.0.1:{server.port}/ws/seats/{token}",
+                                              ping_interval=None, max_size=2**22)
+                while orjson.loads(await ws.recv())["type"] != "view":
+                    pass
+                socks.append(ws)
+
+        t0 = time.perf_counter()
+        await asyncio.gather(*(open_one(t) for t in tokens))
+        connect_s = time.perf_counter() - t0
+        await asyncio.sleep(a.settle)
+        rss_open = server.rss_mb()
+        stats = httpx.get(f"{server.base}/api/stats").json()
+        for ws in socks:
+            await ws.close()
+        row = {"game": a.game, "tables": a.tables, "sockets": len(socks), "rss_mb_started": round(rss_idle, 1),
+               "rss_mb_tables": round(rss_tables, 1), "rss_mb_sockets_open": round(rss_open, 1),
+               "kb_per_table_and_socket": round(1024 * (rss_open - rss_idle) / a.tables, 1),
+               "connections": stats["connections"], "cache": stats["cache"],
+               "setup_s": round(setup_s, 1), "connect_s": round(connect_s, 1)}
+        print(f"{a.tables} {a.game} tables, {len(socks)} idle sockets: server RSS {row['rss_mb_started']} MB started, "
+              f"{row['rss_mb_tables']} MB after founding them, {row['rss_mb_sockets_open']} MB with the sockets open "
+              f"({row['kb_per_table_and_socket']} KB per table and socket); cache {stats['cache']}", flush=True)
+        return row
+    finally:
+        server.stop()
+
+
+def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("mode", choices=("soak", "table-cost", "reload", "idle"))
+    p.add_argument("--games", type=int, default=5000, help="soak: finished games per hosted game")
+    p.add_argument("--only", default="", help="comma-separated game ids (default: every hosted game)")
+    p.add_argument("--tables", type=int, default=20, help="soak: tables at once; idle: tables")
+    p.add_argument("--seats", type=int, default=0, help="soak: seats per table (default: the game's most)")
+    p.add_argument("--every", type=int, default=500, help="soak: report RSS every N games")
+    p.add_argument("--game", default="london", help="idle: the game")
+    p.add_argument("--settle", type=float, default=5, help="idle: seconds with the sockets open before measuring")
+    p.add_argument("--seeds", type=int, default=3, help="table-cost: games per game and seat count")
+    p.add_argument("--repeats", type=int, default=20, help="reload: loads timed per table")
+    p.add_argument("--got", action="store_true", help="also A Game of Thrones (table-cost, reload) though not hosted")
+    p.add_argument("--no-pin", action="store_true")
+    p.add_argument("--quick", action="store_true", help="seconds, small (table-cost, reload)")
+    p.add_argument("--out", help="append the figures as JSON lines to this file")
+    a = p.parse_args(argv)
+    extra = (GAME_OF_THRONES,) if a.got else ()
+    engines = hosted(extra)
+    wanted = [g for g in a.only.split(",") if g] or list(engines)
+    rows: list[dict[str, Any]] = []
+    if a.mode == "table-cost":
+        seeds, cuts = (1, 2) if a.quick else (a.seeds, 20)
+        rows = table_cost({g: engines[g] for g in wanted}, seeds, cuts, a.quick)
+    elif a.mode == "reload":
+        paths = tuple(p for p in BUILTIN + extra if load_engines((p,)).keys() & set(wanted))
+        rows = asyncio.run(reload_times(paths, 2 if a.quick else a.repeats, {"london": 4}, 50))
+    else:
+        _soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+        resource.setrlimit(resource.RLIMIT_NOFILE, (min(max(4 * a.tables, 4096), hard), hard))
+        tmp = Path(tempfile.mkdtemp())
+        try:
+            if a.mode == "idle":
+                rows = [asyncio.run(idle_sockets(a, tmp))]
+            else:
+                rows = [soak_one(g, engines, a, tmp) for g in wanted]
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
+    if a.out:
+        with open(a.out, "a", encoding="utf-8") as fh:
+            for row in rows:
+                fh.write(json.dumps({"mode": a.mode, "date": time.strftime("%Y-%m-%d"), **row}) + "\n")
+    return rows
+
+
+if __name__ == "__main__":
+    os.environ.setdefault("PYTHONHASHSEED", "0")
+    main()
