@@ -9,6 +9,7 @@ from engines.base import Engine
 BUILTIN: tuple[str, ...] = (
     "engines.london:ENGINE",
     "engines.tower_of_london:ENGINE",
+    "engines.towers_of_babylon:ENGINE",
 )
 """Import paths ("module:attribute") of the engines hosted by default."""
 
