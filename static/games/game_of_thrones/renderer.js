@@ -712,7 +712,7 @@ export function render(root, ctx) {
   const focus = document.activeElement && S.built.side.contains(document.activeElement) ? document.activeElement.getAttribute("data-move") || document.activeElement.getAttribute("data-area-button") : null;
   drawDynamic(view);
   S.built.bar.replaceChildren(statusBar(view));
-  S.built.side.replaceChildren(actionPanel(view), combatPanel(view) || "", westerosPanel(view) || "", tracksPanel(view));
+  S.built.side.replaceChildren(combatPanel(view) || "", actionPanel(view), westerosPanel(view) || "", tracksPanel(view));
   if (focus) {
     const again = S.built.side.querySelector(`[data-move="${CSS.escape(focus)}"], [data-area-button="${CSS.escape(focus)}"]`);
     if (again) again.focus({ preventScroll: true });
