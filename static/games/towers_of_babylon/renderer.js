@@ -1,0 +1,585 @@
+// Towers of Babylon's table: both players' play mats (Deck, Sacrifice Pile, Available and
+// Exhausted Power Sources, Transformed Power, Ramparts, Tower, Battlefield, Discard Pile, the
+// level track to 50 and the turn counter to 15), this seat's hand, and the decision of the
+// moment. Drawn as HTML from the view; every clickable thing carries exactly one listed move
+// (data-move) or selects a card whose listed moves then show (nothing else is ever sent).
+//
+// A minion lies on the mat as on a table: upright when ready, sideways when immobile, upside
+// down when exhausted. Only its card outline turns; its name, numbers and state stay upright
+// and in words, so nothing is told by rotation (or colour) alone.
+
+import { attachZoom, esc, focusedKey, keepInView, markFresh, Moves, moveKey, plural, restoreFocus } from "/static/js/kit.js";
+
+// the table page draws no prompt line or result box of its own above this board
+export const ownPrompt = true;
+export const ownResult = true;
+
+const S = {
+  root: null, ctx: null, moves: null, sections: {}, sel: null, mull: [], queue: [], paste: null,
+  why: null, whySeq: -1, lastStep: null, sent: null,
+};
+
+const ZONES = [["ramparts", "Ramparts", "Defenders"], ["tower", "Tower", "Builders"], ["battlefield", "Battlefield", "Raiders"]];
+const ZONE_NAME = { ramparts: "Ramparts", tower: "Tower", battlefield: "Battlefield" };
+const STATUS = { ready: "Ready", immobile: "Immobile", exhausted: "Exhausted" };
+const TURNED = { ready: "upright", immobile: "sideways", exhausted: "upside down" };
+const KIND = { minion: "Minion", command: "Command", invocation: "Invocation", witchery: "Witchery" };
+const WINDOW = { any_time: "at any time", friendly_enters: "when a friendly minion enters", enemy_attacking: "when an enemy minion attacks" };
+const SHAPE = { common: "●", uncommon: "◆", rare: "★", super_rare: "✦" };
+const PHASE = {
+  deck: "choosing decks", mulligan: "choosing cards to put back", start: "start of turn", main: "main phase",
+  defend: "answering an attack", twin: "Twinstrike", offering: "an offering", over: "the game is over",
+};
+
+// the four faction symbols (flame, sun, wave, mountain), drawn once and used everywhere
+const SPRITE = `<svg class="tob-sprite" aria-hidden="true" focusable="false" width="0" height="0"><defs>` +
+  `<symbol id="tob-fire" viewBox="0 0 24 24"><path d="M12 1.5c.6 4.3 5.8 6.6 5.8 12a5.8 5.8 0 0 1-11.6.2c0-3 1.8-4.6 2.5-7 1.9 1.4 2.7 3.3 2.7 5.3 1.6-2.6 1.4-6.3.6-10.5z"/></symbol>` +
+  `<symbol id="tob-light" viewBox="0 0 24 24"><circle cx="12" cy="12" r="5"/><path d="M12 1v4M12 19v4M1 12h4M19 12h4M4.2 4.2l2.8 2.8M17 17l2.8 2.8M4.2 19.8 7 17M17 7l2.8-2.8" stroke="currentColor" stroke-width="2.2" stroke-linecap="round"/></symbol>` +
+  `<symbol id="tob-water" viewBox="0 0 24 24"><path d="M1.5 8.5c3-3 5.5-3 8 0s5.5 3 7 0 5-3 6 0M1.5 16c3-3 5.5-3 8 0s5.5 3 7 0 5-3 6 0" fill="none" stroke="currentColor" stroke-width="2.6" stroke-linecap="round"/></symbol>` +
+  `<symbol id="tob-earth" viewBox="0 0 24 24"><path d="M1 21 9 5.5l4.2 7.4L16 9l7 12z"/></symbol>` +
+  `</defs></svg>`;
+
+const glyph = (f, cls = "g") => `<svg class="${cls} f-${f}" aria-hidden="true" focusable="false"><use href="#tob-${f}"/></svg>`;
+
+// -- small helpers ------------------------------------------------------------------------------
+
+const V = () => S.ctx.view;
+const card = (id) => V().cards[id];
+const faction = (id) => (V().factions || []).find((f) => f.id === id) || { name: id };
+const rarity = (id) => (V().rarities || []).find((r) => r.id === id) || { name: id };
+const fill = (text) => String(text || "").replace(/\{seat:(\d+)\}/g, (_, n) => S.ctx.nameOf(+n));
+const mySeat = () => (S.ctx.seat === null || S.ctx.seat === undefined ? null : S.ctx.seat);
+const nameOf = (seat) => S.ctx.nameOf(seat);
+const whose = (seat) => (seat === mySeat() ? "your" : `${nameOf(seat)}'s`);
+
+function minionOf(iid) {
+  for (const pl of V().players) for (const m of pl.minions) if (m.iid === iid) return { m, owner: pl.seat };
+  return null;
+}
+function cardOfIid(iid) {
+  for (const pl of V().players) {
+    for (const list of [pl.hand || [], pl.known_hand, pl.sacrifice, pl.discard, pl.invocations]) {
+      const r = list.find((x) => x.iid === iid);
+      if (r) return r.card;
+    }
+  }
+  const m = minionOf(iid);
+  return m ? m.m.card : null;
+}
+
+/** A card's cost in words and symbols: "5 power, 2 of them Fire". */
+function costWords(c) {
+  if (c.kind === "witchery") return `${c.cost} transformed power`;
+  return `${c.cost} power${c.specific ? `, ${c.specific} of them ${faction(c.faction).name}` : ""}`;
+}
+
+function keywordsOf(c) {
+  const all = V().keywords || [];
+  return (c.keywords || []).map((k) => all.find((x) => x.id === k)).filter(Boolean);
+}
+
+/** Every word of a card, for screen readers and the zoom. */
+function cardWords(c) {
+  const parts = [`${c.name}: ${faction(c.faction).name} ${KIND[c.kind]}${c.type ? ` (${c.type})` : ""}`,
+    `${rarity(c.rarity).name.toLowerCase()}`, `costs ${costWords(c)}`];
+  if (c.kind === "minion") parts.push(`construction ${c.construction}, might ${c.might}, health ${c.health}`);
+  if (c.window) parts.push(`played ${WINDOW[c.window]}`);
+  if (c.text) parts.push(c.text);
+  for (const k of keywordsOf(c)) parts.push(`${k.name}: ${k.meaning}`);
+  return parts.join(". ");
+}
+
+const act = (k, move) => ` data-k="${esc(k)}" data-move="${esc(moveKey(move))}"`;
+const choiceLabel = (move) => { const c = S.moves.choice(move); return fill(c ? c.label : move.type); };
+
+// -- what may be clicked now ----------------------------------------------------------------------
+
+/** Which hand cards, minions, towers and zones carry a move (or select something) right now. */
+function plan(v) {
+  const P = { hand: new Map(), mn: new Map(), tower: new Map(), zone: new Map(), selMoves: [], selectable: new Set() };
+  const moves = [...S.moves.byKey.values()];
+  const kind = v.prompt ? v.prompt.kind : null;
+  if (!kind || S.ctx.pending) return P;
+  for (const m of moves) {
+    if ((m.type === "play" || m.type === "offer") && !P.hand.has(m.card)) P.hand.set(m.card, "sel");
+    if (["move", "build", "attack"].includes(m.type)) P.selectable.add(m.minion);
+    if (m.type === "block" || m.type === "strike") P.mn.set(m.minion, m);
+  }
+  if (kind === "mulligan") for (const r of v.players[mySeat()].hand || []) P.hand.set(r.iid, "toggle");
+  // a selection that is no longer possible is forgotten
+  if (S.sel && !(S.sel.t === "h" ? P.hand.has(S.sel.iid) : P.selectable.has(S.sel.iid))) S.sel = null;
+  if (!S.sel) return P;
+  if (S.sel.t === "h") {
+    P.selMoves = moves.filter((m) => (m.type === "play" || m.type === "offer") && m.card === S.sel.iid);
+    for (const m of P.selMoves) if (m.type === "play" && m.target >= 0) P.mn.set(m.target, m);
+  } else {
+    P.selMoves = moves.filter((m) => ["move", "build", "attack"].includes(m.type) && m.minion === S.sel.iid);
+    for (const m of P.selMoves) {
+      if (m.type === "attack" && m.target >= 0) P.mn.set(m.target, m);
+      if (m.type === "attack" && m.target < 0) P.tower.set(1 - mySeat(), m);
+      if (m.type === "move") P.zone.set(m.zone, m);
+    }
+  }
+  return P;
+}
+
+// -- cards in hand ------------------------------------------------------------------------------
+
+function handCard(ref, P, opts = {}) {
+  const c = card(ref.card);
+  const how = P ? P.hand.get(ref.iid) : null;
+  const selected = (S.sel && S.sel.t === "h" && S.sel.iid === ref.iid) || (how === "toggle" && S.mull.includes(ref.iid));
+  const tag = how ? "button" : "div";
+  const attrs = how ? ` type="button" data-k="h-${ref.iid}" data-act="${how}"${selected ? ' aria-pressed="true"' : how === "toggle" ? ' aria-pressed="false"' : ""}` : "";
+  const f = c.faction;
+  const spec = c.kind === "witchery" ? `<span class="tc-tp">transformed</span>` : glyph(f).repeat(c.specific);
+  const stats = c.kind === "minion"
+    ? `<span class="tc-stats"><i class="st con" title="construction">⚒${c.construction}</i><i class="st mig">⚔${c.might}</i><i class="st hp">♥${c.health}</i></span>` : "";
+  const sub = c.kind === "minion" ? c.type : c.kind === "witchery" ? WINDOW[c.window] : "";
+  const note = selected ? `<span class="tc-note" aria-hidden="true">✓ ${how === "toggle" ? "to put back" : "selected"}</span>` : "";
+  return `<${tag} class="tc f-${f} k-${c.kind}${how ? " can" : ""}${selected ? " sel" : ""}${opts.cls ? " " + opts.cls : ""}" data-card="${ref.iid}" data-key="${esc(ref.card)}"${attrs}>` +
+    `<span class="tc-in" aria-hidden="true">` +
+    `<span class="tc-top"><b class="tc-cost${c.kind === "witchery" ? " tp" : ""}">${c.cost}</b><span class="tc-spec">${spec}</span>${glyph(f, "g tc-f")}</span>` +
+    `<span class="tc-name">${esc(c.name)}</span>` +
+    `<span class="tc-kind">${KIND[c.kind]}${sub ? ` · ${esc(sub)}` : ""}</span>${stats}` +
+    `<span class="tc-text">${esc(c.text || "")}</span>` +
+    `<span class="tc-rar r-${c.rarity}"><span class="shape">${SHAPE[c.rarity]}</span> ${esc(rarity(c.rarity).name)}</span></span>${note}` +
+    `<span class="sr">${esc(cardWords(c))}${selected ? ". Selected" : ""}</span></${tag}>`;
+}
+
+/** The full card, for the zoom: every word, and each keyword's meaning. */
+function zoom(node) {
+  const v = S.ctx && S.ctx.view;
+  if (!v) return null;
+  const box = document.createElement("div");
+  box.className = "tob-zoom";
+  if (node.dataset.pile) {
+    const [seat, pile] = node.dataset.pile.split(":");
+    const list = v.players[+seat][pile] || [];
+    const title = { sacrifice: "Sacrifice Pile", discard: "Discard Pile", invocations: "Invocations waiting", known_hand: "Cards known in hand" }[pile];
+    box.innerHTML = `<p class="z-name">${esc(title)} — ${esc(nameOf(+seat))}</p>` +
+      (list.length ? `<ol>${list.slice().reverse().map((r) => `<li>${esc(card(r.card).name)}</li>`).join("")}</ol>` : "<p>Empty.</p>");
+    return box;
+  }
+  const key = node.dataset.key;
+  const c = key && v.cards[key];
+  if (!c) return null;
+  const mn = node.dataset.mn ? minionOf(+node.dataset.mn) : null;
+  const f = faction(c.faction);
+  let html = `<p class="z-name">${esc(c.name)}</p><p class="z-band f-${c.faction}">${glyph(c.faction)} ${esc(f.name)} · ${KIND[c.kind]}${c.type ? ` · ${esc(c.type)}` : ""}` +
+    ` · <span class="r-${c.rarity}">${SHAPE[c.rarity]} ${esc(rarity(c.rarity).name)}</span></p><ul>` +
+    `<li>Costs ${esc(costWords(c))}${c.window ? `; played ${WINDOW[c.window]}` : ""}</li>`;
+  if (c.kind === "minion") html += `<li>Construction ${c.construction} · might ${c.might} · health ${c.health}</li>`;
+  if (c.text) html += `<li>${esc(c.text)}</li>`;
+  html += `</ul>`;
+  if (mn) {
+    const m = mn.m;
+    html += `<p class="z-now">Now: ${STATUS[m.status]} (${TURNED[m.status]}) on the ${ZONE_NAME[m.zone]}; might ${m.might}, health ${m.health}, ` +
+      `construction ${m.construction}${m.damage ? `; ${plural(m.damage, "damage marker")}` : ""}${m.sentenced ? "; Sentenced" : ""}.</p>`;
+  }
+  const kws = keywordsOf(c);
+  if (mn && mn.m.sentenced && !kws.some((k) => k.id === "sentence")) kws.push((v.keywords || []).find((k) => k.id === "sentence"));
+  if (kws.length) html += `<dl class="z-kw">${kws.filter(Boolean).map((k) => `<dt>${esc(k.name)}</dt><dd>${esc(k.meaning)}</dd>`).join("")}</dl>`;
+  box.innerHTML = html;
+  return box;
+}
+
+// -- the mats -----------------------------------------------------------------------------------
+
+function minionTile(m, owner, P, v) {
+  const c = card(m.card);
+  const move = P.mn.get(m.iid);
+  const selectable = owner === mySeat() && P.selectable.has(m.iid);
+  const selected = S.sel && S.sel.t === "m" && S.sel.iid === m.iid;
+  const a = v.attack;
+  const roles = [];
+  if (a && a.attacker === m.iid) roles.push("attacking");
+  if (a && a.target === m.iid) roles.push("attacked");
+  if (a && a.blocker === m.iid) roles.push("blocking");
+  let attrs = "";
+  let hint = "";
+  if (move) {
+    attrs = ` type="button"${act(`m-${m.iid}`, move)}`;
+    hint = choiceLabel(move);
+  } else if (selectable) {
+    attrs = ` type="button" data-k="m-${m.iid}" data-act="sel" aria-pressed="${selected ? "true" : "false"}"`;
+    hint = "choose what it does";
+  }
+  const tag = attrs ? "button" : "div";
+  const hp = m.damage ? `${m.health - m.damage}/${m.health}` : `${m.health}`;
+  const sr = `${c.name}, ${whose(owner)} ${ZONE_NAME[m.zone]}: ${STATUS[m.status]} (${TURNED[m.status]}); construction ${m.construction}, might ${m.might}, ` +
+    `health ${m.health}${m.damage ? `, ${plural(m.damage, "damage marker")}` : ""}${m.sentenced ? ", Sentenced" : ""}` +
+    `${roles.length ? `; ${roles.join(", ")}` : ""}${hint ? `. ${hint}` : ""}`;
+  return `<${tag} class="mn f-${c.faction} s-${m.status}${move ? " can target" : selectable ? " can" : ""}${selected ? " sel" : ""}${roles.map((r) => " " + r).join("")}" ` +
+    `data-mn="${m.iid}" data-card="${m.iid}" data-key="${esc(m.card)}"${attrs}>` +
+    `<span class="mn-card" aria-hidden="true"><span class="mn-top"></span>${glyph(c.faction)}</span>` +
+    `<span class="mn-face" aria-hidden="true"><span class="mn-name">${esc(c.name)}</span>` +
+    `<span class="mn-st"><i>⚒${m.construction}</i><i>⚔${m.might}</i><i class="${m.damage ? "hurt" : ""}">♥${hp}</i></span>` +
+    `<span class="mn-state">${STATUS[m.status]}</span></span>` +
+    (m.damage ? `<span class="mk dmg" aria-hidden="true">${m.damage}</span>` : "") +
+    (m.sentenced ? `<span class="mk sen" aria-hidden="true">⚖</span>` : "") +
+    (roles.length ? `<span class="mn-role" aria-hidden="true">${roles.join(" · ")}</span>` : "") +
+    `<span class="sr">${esc(sr)}</span></${tag}>`;
+}
+
+function sources(list) {
+  if (!list.length) return `<span class="none">none</span>`;
+  const count = {};
+  for (const f of list) count[f] = (count[f] || 0) + 1;
+  return Object.entries(count).map(([f, n]) => `<span class="src f-${f}" title="${esc(faction(f).name)}">${glyph(f)}<b>${n}</b>` +
+    `<span class="sr"> ${n} ${esc(faction(f).name)}</span></span>`).join("");
+}
+
+function track(value, max, label, cls) {
+  // the level track to 50 (ticks every ten) or the turn counter to 15 (one pip a turn)
+  let marks = "";
+  if (cls === "lvl") {
+    for (let i = 0; i <= max; i += 10) marks += `<line x1="${1 + (i / max) * 100}" x2="${1 + (i / max) * 100}" y1="1" y2="11"/>`;
+    const w = (Math.min(value, max) / max) * 100;
+    return `<svg class="trk-svg lvl" viewBox="0 0 102 12" preserveAspectRatio="none" aria-hidden="true" focusable="false">` +
+      `<rect class="bg" x="1" y="3" width="100" height="6"/><rect class="fg" x="1" y="3" width="${w.toFixed(2)}" height="6"/>${marks}</svg>`;
+  }
+  for (let i = 0; i < max; i++) marks += `<rect class="${i < value ? "fg" : "bg"}" x="${i * 8 + 1}" y="2" width="6" height="8" rx="1"/>`;
+  return `<svg class="trk-svg pips" viewBox="0 0 ${max * 8 + 2} 12" aria-hidden="true" focusable="false">${marks}</svg>`;
+}
+
+function mat(v, pl, P) {
+  const mine = pl.seat === mySeat();
+  const name = nameOf(pl.seat);
+  const turn = !v.result && v.active === pl.seat;
+  const towerMove = P.tower.get(pl.seat);
+  const towerIn = `<span class="trk-l">Tower</span>${track(pl.tower, v.goal, "Tower", "lvl")}<span class="trk-n"><b>${pl.tower}</b>/${v.goal}</span>` +
+    `<span class="sr">${esc(whose(pl.seat))} Tower: ${pl.tower} levels of ${v.goal}${towerMove ? `. ${esc(choiceLabel(towerMove))}` : ""}</span>`;
+  const attacked = v.attack && v.attack.target < 0 && minionOf(v.attack.attacker) && minionOf(v.attack.attacker).owner !== pl.seat;
+  const tower = towerMove
+    ? `<button type="button" class="trk tower can target"${act(`t-${pl.seat}`, towerMove)}>${towerIn}<span class="trk-go" aria-hidden="true">⚔ Attack</span></button>`
+    : `<div class="trk tower${attacked ? " attacked" : ""}">${towerIn}${attacked ? `<span class="trk-go" aria-hidden="true">attacked</span>` : ""}</div>`;
+  const pile = (label, n, key, extra = "") => `<span class="pile"${key ? ` data-pile="${pl.seat}:${key}"` : ""}><small>${label}</small><b>${n}</b>${extra}</span>`;
+  const top = (list) => (list.length ? `<span class="pile-top">${esc(card(list[list.length - 1].card).name)}</span>` : "");
+  const known = pl.known_hand.length && !mine ? `<span class="pile-top">knows: ${esc(pl.known_hand.map((r) => card(r.card).name).join(", "))}</span>` : "";
+  const zones = ZONES.map(([z, zn, role]) => {
+    const list = pl.minions.filter((m) => m.zone === z);
+    const drop = mine ? P.zone.get(z) : null;
+    return `<div class="zone z-${z}${drop ? " drop" : ""}" data-zone="${z}"><h3>${zn} <small>${role}</small></h3><div class="tiles">` +
+      list.map((m) => minionTile(m, pl.seat, P, v)).join("") +
+      (drop ? `<button type="button" class="tob-drop"${act(`z-${z}`, drop)}>＋ Move here<span class="sr">: ${esc(choiceLabel(drop))}</span></button>` : "") +
+      (!list.length && !drop ? `<span class="empty">empty</span>` : "") + `</div></div>`;
+  }).join("");
+  const inv = pl.invocations.length
+    ? `<p class="mat-inv" data-pile="${pl.seat}:invocations"><small>Invocations waiting:</small> ${esc(pl.invocations.map((r) => card(r.card).name).join(", "))}</p>` : "";
+  return `<section class="mat${mine ? " me" : " opp"}${turn ? " turn" : ""}" data-seat="${pl.seat}" aria-label="${esc(name)}${mine ? " (you)" : ""}: play mat">` +
+    `<header class="mat-h"><h2><span class="seatno">${pl.seat + 1}</span> ${esc(name)}${mine ? " <small>(you)</small>" : ""}` +
+    `${turn ? ' <span class="to-play">to play</span>' : ""}${pl.deck_name ? ` <small class="deckname">${esc(pl.deck_name)}</small>` : ""}</h2>` +
+    `${tower}<div class="trk turns"><span class="trk-l">Turn</span>${track(pl.turns, v.last_turn, "Turn", "pips")}<span class="trk-n"><b>${pl.turns}</b>/${v.last_turn}</span>` +
+    `<span class="sr">${esc(whose(pl.seat))} turn counter: ${pl.turns} of ${v.last_turn}</span></div></header>` +
+    `<div class="piles">${pile("Deck", pl.deck)}${pile("Hand", pl.hand_count, pl.known_hand.length && !mine ? "known_hand" : null, known)}` +
+    `${pile("Sacrifice", pl.sacrifice.length, "sacrifice", top(pl.sacrifice))}${pile("Discard", pl.discard.length, "discard", top(pl.discard))}` +
+    `<span class="pile power"><small>Available power</small><span class="srcs">${sources(pl.available)}</span></span>` +
+    `<span class="pile power"><small>Exhausted power</small><span class="srcs">${sources(pl.exhausted)}</span></span>` +
+    `<span class="pile tp"><small>Transformed</small><b>${pl.transformed}</b></span></div>${inv}` +
+    `<div class="zones">${zones}</div></section>`;
+}
+
+// -- the decision ---------------------------------------------------------------------------------
+
+function statusLine(v) {
+  const me = mySeat();
+  const who = v.result ? "The game is over" : v.active === null || v.active === undefined ? "Before the first turn"
+    : v.active === me ? "Your turn" : `${esc(nameOf(v.active))}'s turn`;
+  const turn = v.active !== null && v.active !== undefined ? ` · turn ${v.players[v.active].turns} of ${v.last_turn}` : "";
+  return `<p class="tob-status"><b>${who}</b>${turn}${v.result ? "" : ` · <span>${esc(PHASE[v.phase] || v.phase)}</span>`}</p>`;
+}
+
+function attackLine(v) {
+  const a = v.attack;
+  if (!a) return "";
+  const att = minionOf(a.attacker);
+  if (!att) return "";
+  const tgt = a.target >= 0 ? minionOf(a.target) : null;
+  const what = a.target < 0 ? `${whose(1 - att.owner)} Tower` : tgt ? `${whose(tgt.owner)} ${card(tgt.m.card).name}` : "a minion that has left";
+  const blk = a.blocker >= 0 && minionOf(a.blocker) ? ` — blocked by ${card(minionOf(a.blocker).m.card).name}` : "";
+  const who = att.owner === mySeat() ? "Your" : `${nameOf(att.owner)}'s`;
+  return `<p class="tob-attack" role="status"><span aria-hidden="true">⚔</span> ${esc(who)} <b>${esc(card(att.m.card).name)}</b> (might ${att.m.might}) attacks <b>${esc(what)}</b>${esc(blk)}.</p>`;
+}
+
+function buttons(list, cls = "") {
+  return list.map((m) => `<button type="button" class="tob-btn${cls ? " " + cls : ""}"${act(`b-${moveKey(m)}`, m)}>${esc(choiceLabel(m))}</button>`).join("");
+}
+
+function deckPanel(v) {
+  const me = mySeat();
+  const dc = v.deck_choice || { chosen: [], ready: [] };
+  const other = 1 - me;
+  const them = `${esc(nameOf(other))} ${dc.ready.includes(other) ? "has chosen a deck" : "is choosing a deck"} (you will see it when both are chosen).`;
+  if (!v.prompt) return `<p class="tob-say">Your deck is chosen. ${them}</p>`;
+  const decks = (v.decks || []).map((d) => {
+    const m = S.moves.find({ type: "deck", deck: d.id });
+    if (!m) return "";
+    return `<button type="button" class="tob-deck"${act(`d-${d.id}`, m)}><span class="dk-name">${d.factions.map((f) => glyph(f)).join("")} ${esc(d.name)}</span>` +
+      `<span class="dk-f">${esc(d.factions.map((f) => faction(f).name).join(" and "))} · 60 cards</span><span class="dk-d">${esc(d.description)}</span></button>`;
+  }).join("");
+  const draft = (v.prompt.draft) || { cards: {}, count: 0 };
+  const list = Object.entries(draft.cards).map(([id, n]) => `${n} × ${card(id).name}`).join(", ");
+  const clear = S.moves.find({ type: "clear" });
+  const ready = S.moves.find({ type: "ready" });
+  return `<p class="tob-say yours"><span class="tob-you">Your move:</span> choose your deck. ${them}</p><div class="tob-decks">${decks}</div>` +
+    `<details class="tob-paste"${S.paste || draft.count ? " open" : ""}><summary>…or put a deck together: paste a list</summary>` +
+    `<p class="hint">One card a line, copies first: <code>3x Fireball</code>. Exactly 60 cards; at most 4 copies of a common card, 3 of an uncommon, 2 of a rare, 1 of a super rare; at most two factions.</p>` +
+    `<label class="sr" for="tob-list">Deck list</label><textarea id="tob-list" rows="4" data-k="paste-text"></textarea>` +
+    `<div class="tob-row"><button type="button" class="tob-btn" data-act="paste" data-k="paste">Add these cards</button>${clear ? buttons([clear]) : ""}${ready ? buttons([ready], "primary") : ""}</div>` +
+    `<p class="tob-draft">Your list: <b>${draft.count}</b>/60 cards${list ? ` — ${esc(list)}` : ""}</p>` +
+    (S.paste ? `<p class="tob-refused" role="alert">${esc(S.paste)}</p>` : "") + `</details>`;
+}
+
+function nowSection(v, P) {
+  const ctx = S.ctx;
+  const p = v.prompt;
+  const me = mySeat();
+  const parts = [statusLine(v)];
+  if (v.result) {
+    parts.push(`<p class="tob-say">The game is over — see the result above.</p>`);
+  } else if (v.phase === "deck" && me !== null) {
+    parts.push(deckPanel(v));
+  } else if (!p) {
+    const who = (ctx.awaiting || []).map(nameOf).join(" and ") || "the other player";
+    let doing = PHASE[v.phase] || v.phase;
+    if (v.phase === "defend" && v.attack) doing = "deciding whether to block the attack, play a witchery or let it through";
+    parts.push(attackLine(v));
+    parts.push(`<p class="tob-say">${me === null ? "You are watching. " : ""}Waiting for ${esc(who)} — ${esc(doing)}.</p>`);
+  } else {
+    parts.push(attackLine(v));
+    let text = fill(p.text);
+    if (p.kind === "main") text = "Tap a card in your hand to play it, or one of your minions to move it, build or attack.";
+    if (p.kind === "start") text = "Draw a second card — or tap a card in your hand to offer it for a Power Source of its colour.";
+    if (p.kind === "offering") text = "You may make an offering: tap a card in your hand, or make none.";
+    if (p.kind === "mulligan") text = `Tap up to 3 cards of your hand to put them on the bottom of your deck (you draw as many), then confirm. ${nameOf(1 - me)} chooses at the same time and will not see your choice.`;
+    if (p.kind === "defend") {
+      const blocks = [...P.mn.values()].filter((m) => m.type === "block").length;
+      const wit = [...P.hand.keys()].length;
+      text = `Block it, play a witchery, or let it through. ${blocks ? "Tap a Defender outlined in red to block." : "No Defender of yours can block it."} ` +
+        `${wit ? "Your witcheries playable now are outlined in green in your hand." : "No witchery of yours can be played now."}`;
+    }
+    if (p.kind === "twin") text = "Twinstrike: tap the second enemy minion your attacker strikes (highlighted).";
+    parts.push(`<p class="tob-say yours"><span class="tob-you">Your move:</span> ${esc(text)}</p>`);
+    parts.push(controls(v, P));
+  }
+  if (ctx.pending) parts.push(`<p class="tob-sending" role="status"><span class="dot" aria-hidden="true"></span> Sending your move…</p>`);
+  else if (ctx.error && ctx.error.seq === ctx.seq) parts.push(`<p class="tob-refused" role="alert"><b>Refused:</b> ${esc(ctx.error.message)}</p>`);
+  if (S.why && S.whySeq === ctx.seq) parts.push(`<p class="tob-why" role="status"><b>Not now:</b> ${esc(S.why)}</p>`);
+  if (p && p.kind !== "deck" && S.moves.size) {
+    const w = [...S.moves.byKey.values()].find((m) => m.type === "windows");
+    const mine = v.players[me];
+    parts.push(`<div class="tob-more"><details class="tob-all"><summary>Every choice as a list (${S.moves.size})</summary><div class="tob-list">${buttons([...S.moves.byKey.values()])}</div></details>` +
+      (w ? `<details class="tob-win"><summary>Reaction windows: ${mine.windows === "always" ? "asked at every enemy attack" : "asked only when I can react"}</summary>${buttons([w], "quiet")}</details>` : "") + `</div>`);
+  }
+  return `<div class="tob-now${p ? " mine" : ""}" data-prompt>${parts.join("")}</div>`;
+}
+
+function controls(v, P) {
+  const p = v.prompt;
+  const out = [];
+  if (p.kind === "mulligan") {
+    const cards = S.mull.slice().sort((a, b) => a - b);
+    const m = S.moves.find({ type: "mulligan", cards });
+    out.push(`<div class="tob-row">${m ? buttons([m], "primary") : ""}${S.mull.length ? `<button type="button" class="tob-btn" data-act="unmull" data-k="unmull">Start again</button>` : ""}</div>`);
+    return out.join("");
+  }
+  if (S.sel) {
+    const name = S.sel.t === "h" ? card(cardOfIid(S.sel.iid)).name : card(minionOf(S.sel.iid).m.card).name;
+    const targets = P.selMoves.some((m) => (m.type === "play" && m.target >= 0) || m.type === "attack");
+    const movesTo = P.selMoves.some((m) => m.type === "move");
+    const hint = [targets ? "tap a highlighted target" : null, movesTo ? "tap “Move here” in a zone" : null].filter(Boolean).join(", or ");
+    out.push(`<div class="tob-sel"><p><b>${esc(name)}</b> is selected${hint ? ` — ${hint}, or choose below` : " — choose below"}.</p>` +
+      `<div class="tob-row">${buttons(P.selMoves)}<button type="button" class="tob-btn quiet" data-act="cancel" data-k="cancel">Cancel</button></div></div>`);
+  }
+  const all = [...S.moves.byKey.values()];
+  const simple = all.filter((m) => ["draw", "skip", "pass", "end"].includes(m.type));
+  const extra = p.kind === "defend" ? all.filter((m) => m.type === "block") : p.kind === "twin" ? all : [];
+  if (simple.length || extra.length) out.push(`<div class="tob-row">${buttons(extra)}${buttons(simple, "primary")}</div>`);
+  return out.join("");
+}
+
+function handSection(v, P) {
+  const me = mySeat();
+  if (me === null || v.phase === "deck") return "";
+  const pl = v.players[me];
+  const hand = pl.hand || [];
+  const kind = v.prompt ? v.prompt.kind : null;
+  const label = kind === "mulligan" ? "tap the cards to put back" : kind === "start" || kind === "offering" ? "tap a card to offer it" : kind ? "highlighted cards can be played now" : "";
+  return `<section class="tob-hand" aria-label="Your hand"><h2>Your hand <small>${plural(hand.length, "card")}${label ? ` · ${label}` : ""}</small></h2>` +
+    (hand.length ? `<div class="hand-row"${hand.some((r) => P.hand.has(r.iid)) ? "" : ' tabindex="0" role="group" aria-label="Your cards"'}>${hand.map((r) => handCard(r, P)).join("")}</div>` : `<p class="empty">Your hand is empty.</p>`) + `</section>`;
+}
+
+function finalSection(v) {
+  const r = v.result || S.ctx.result;
+  if (!r) return "";
+  const d = r.details || {};
+  const towers = d.towers || v.players.map((p) => p.tower);
+  const names = v.players.map((p) => nameOf(p.seat));
+  const score = `${names[0]} ${towers[0]} · ${names[1]} ${towers[1]} levels`;
+  let head; let why;
+  if (d.outcome === "draw" || r.winners.length !== 1) { head = "A draw"; why = `Both players have played ${v.last_turn} turns and the Towers are level.`; }
+  else {
+    const w = r.winners[0];
+    head = w === mySeat() ? "You win" : `${nameOf(w)} wins`;
+    why = d.outcome === "goal" ? `${nameOf(w)}'s Tower reached ${v.goal} levels.` : `Both players have played ${v.last_turn} turns; ${nameOf(w)}'s Tower is the higher.`;
+  }
+  const seed = S.ctx.seed ? `<p class="tob-seed">The fair-shuffle seed is now revealed: <code class="hash">${esc(S.ctx.seed)}</code>.` +
+    `${S.ctx.code ? ` <a href="/api/tables/${esc(S.ctx.code)}/record">The full record</a> lets anyone replay and verify the game.` : ""}</p>` : "";
+  return `<section class="tob-final" aria-labelledby="tob-final-h"><h2 id="tob-final-h">${esc(head)}</h2><p>${esc(why)}</p><p class="tob-score">${esc(score)}</p>${seed}</section>`;
+}
+
+// -- drawing --------------------------------------------------------------------------------------
+
+const ORDER = ["final", "now", "opp", "mine", "hand"];
+
+function setup(root) {
+  S.root = root;
+  root.classList.add("tob");
+  root.replaceChildren();
+  root.insertAdjacentHTML("afterbegin", SPRITE);
+  for (const name of ORDER) {
+    const div = document.createElement("div");
+    div.className = `tob-sec tob-sec-${name}`;
+    root.append(div);
+    S.sections[name] = { el: div, html: null };
+  }
+  root.addEventListener("click", onClick);
+  attachZoom(root, ".tc, .mn, [data-pile]", zoom);
+}
+
+function patch(name, html) {
+  const sec = S.sections[name];
+  if (sec.html === html) return;
+  sec.html = html;
+  sec.el.innerHTML = html;
+  sec.el.hidden = !html;
+}
+
+function draw() {
+  const ctx = S.ctx;
+  const v = ctx.view;
+  const root = S.root;
+  const me = mySeat();
+  const focused = focusedKey(root);
+  const P = plan(v);
+  const text = root.querySelector("#tob-list");
+  const typed = text ? text.value : "";
+  // the player's own mat sits next to their hand; a spectator sees seat 2 above seat 1
+  const top = v.players[me === null ? 1 : 1 - me];
+  const bottom = v.players[me === null ? 0 : me];
+  patch("final", finalSection(v));
+  patch("now", nowSection(v, P));
+  patch("opp", v.phase === "deck" ? "" : mat(v, top, P));
+  patch("mine", v.phase === "deck" ? "" : mat(v, bottom, P));
+  patch("hand", handSection(v, P));
+  const t2 = root.querySelector("#tob-list");
+  if (t2 && typed && !t2.value) t2.value = typed;
+  root.classList.toggle("tob-mine", !!v.prompt);
+  root.classList.toggle("tob-over", !!v.result);
+  root.classList.toggle("tob-selecting", !!S.sel);
+  root.dataset.seq = String(ctx.seq);
+  root.dataset.kind = v.result ? "over" : v.prompt ? v.prompt.kind : "wait";
+  root.dataset.phase = v.result ? "over" : v.phase || "";
+  restoreFocus(root, focused);
+  return P;
+}
+
+export function render(root, ctx) {
+  if (S.root !== root) setup(root);
+  const seqChanged = !S.ctx || S.ctx.seq !== ctx.seq;
+  S.ctx = ctx;
+  const v = ctx.view;
+  if (!v) return;
+  S.moves = new Moves(ctx);
+  if (seqChanged) {
+    S.why = null;
+    if (!v.prompt || v.prompt.kind !== "mulligan") S.mull = [];
+  }
+  if (ctx.error && S.queue.length) {
+    S.queue = [];
+    S.paste = `Stopped: ${ctx.error.message}`;
+  }
+  draw();
+  markFresh(root, ".mat [data-mn], .tob-hand [data-card]", (n) => `${n.closest("[data-seat]") ? "m" : "h"}:${n.dataset.card}:${n.className.match(/s-\w+/) || ""}`);
+  const step = v.prompt ? `${ctx.seq}` : null;
+  if (step && S.lastStep !== null && S.lastStep !== step && !ctx.pending) keepInView(S.sections.now.el);
+  S.lastStep = step;
+  // a pasted deck list goes one listed "add" at a time, each once the previous is taken
+  if (S.queue.length && !ctx.pending && v.prompt && v.prompt.kind === "deck") {
+    const next = S.queue.shift();
+    setTimeout(() => { if (S.ctx === ctx && !ctx.pending) ctx.send(next); }, 0);
+  }
+}
+
+/** The lines this game adds to each player's panel beside the board. */
+export function panel(view, seat) {
+  const pl = view.players && view.players[seat];
+  if (!pl) return [];
+  return [
+    { label: "Tower", value: `${pl.tower}/${view.goal}`, title: "Tower levels (50 wins)" },
+    { label: "Turn", value: `${pl.turns}/${view.last_turn}`, title: "Turns played" },
+    { label: "Hand", value: `${pl.hand_count}`, title: "Cards in hand" },
+    { label: "Deck", value: `${pl.deck}`, title: "Cards in the deck" },
+  ];
+}
+
+// -- clicks ---------------------------------------------------------------------------------------
+
+function parseList(text) {
+  const byName = new Map(Object.values(V().cards).map((c) => [c.name.toLowerCase(), c.id]));
+  const moves = [];
+  const errors = [];
+  text.split(/\n/).forEach((raw, i) => {
+    const line = raw.trim();
+    if (!line || line.startsWith("#")) return;
+    const m = line.match(/^(\d+)\s*x?\s+(.+)$/i);
+    if (!m) { errors.push(`Line ${i + 1} (“${line.slice(0, 40)}”): write the number of copies, then the card's name.`); return; }
+    const id = V().cards[m[2].trim()] ? m[2].trim() : byName.get(m[2].trim().toLowerCase());
+    if (!id) { errors.push(`Line ${i + 1}: there is no card “${m[2].trim().slice(0, 40)}”.`); return; }
+    moves.push({ type: "add", card: id, copies: +m[1] });
+  });
+  return { moves, errors };
+}
+
+function onClick(e) {
+  const t = e.target.closest("[data-move],[data-act]");
+  if (!t || !S.root.contains(t)) return;
+  const ctx = S.ctx;
+  const a = t.dataset.act;
+  if (ctx.pending && a !== "cancel") return;
+  if (a === "sel") {
+    const iid = +(t.dataset.card || t.dataset.mn);
+    const kind = t.dataset.mn ? "m" : "h";
+    S.sel = S.sel && S.sel.iid === iid ? null : { t: kind, iid };
+    S.why = null;
+    draw();
+    return;
+  }
+  if (a === "toggle") {
+    const iid = +t.dataset.card;
+    if (S.mull.includes(iid)) S.mull = S.mull.filter((x) => x !== iid);
+    else if (S.mull.length >= 3) { S.why = "You may put at most 3 cards back."; S.whySeq = ctx.seq; }
+    else S.mull = [...S.mull, iid];
+    draw();
+    return;
+  }
+  if (a === "unmull") { S.mull = []; draw(); return; }
+  if (a === "cancel") { S.sel = null; draw(); return; }
+  if (a === "paste") {
+    const box = S.root.querySelector("#tob-list");
+    const { moves, errors } = parseList(box ? box.value : "");
+    if (errors.length) { S.paste = errors.join(" "); draw(); return; }
+    if (!moves.length) { S.paste = "The list is empty."; draw(); return; }
+    S.paste = null;
+    S.queue = moves.slice(1);
+    ctx.send(moves[0]);
+    return;
+  }
+  const move = S.moves.byKey.get(t.dataset.move);
+  if (!move) return;
+  S.sel = null;
+  S.why = null;
+  if (ctx.send(move) === false) return;
+  t.classList.add("sending");
+}
