@@ -355,12 +355,25 @@ function loadRenderer() {
 
 // The game's fixed data (a card catalogue, a board layout) is fetched once over HTTP and cached
 // by the browser; the live updates never carry it. Renderers see it merged into every view.
+// A refusal for now (429 with Retry-After, a dropped connection, a restarting server) is waited
+// out and tried again, never cached as "no data": the page recovers by itself, without a reload.
 function loadStatic() {
-  if (!state.staticData) {
-    state.staticData = fetch(`/api/tables/${boot.code}/static`)
-      .then((r) => (r.ok ? r.json() : {}), () => ({}));
-  }
+  if (!state.staticData) state.staticData = fetchStatic();
   return state.staticData;
+}
+
+async function fetchStatic() {
+  for (let attempt = 0; ; attempt++) {
+    let wait = Math.min(1000 * 2 ** attempt, 15000);
+    try {
+      const r = await fetch(`/api/tables/${boot.code}/static`);
+      if (r.ok) return await r.json();
+      if (r.status === 404) return {};
+      const after = Number(r.headers.get("Retry-After"));
+      if (after > 0) wait = Math.min(after * 1000, 60000);
+    } catch (err) { /* offline or restarting: try again */ }
+    await new Promise((done) => setTimeout(done, wait));
+  }
 }
 
 async function renderBoard() {
