@@ -142,7 +142,7 @@ function handCard(ref, P, opts = {}) {
     `<span class="tc-top"><b class="tc-cost${c.kind === "witchery" ? " tp" : ""}">${c.cost}</b><span class="tc-spec">${spec}</span>${glyph(f, "g tc-f")}</span>` +
     `<span class="tc-name">${esc(c.name)}</span>` +
     `<span class="tc-kind">${KIND[c.kind]}${sub ? ` · ${esc(sub)}` : ""}</span>${stats}` +
-    `<span class="tc-text">${esc(c.text || "")}</span>` +
+    `<span class="tc-text">${esc((c.text || "").replace(/^Witchery — [^:]*: /, ""))}</span>` +
     `<span class="tc-rar r-${c.rarity}"><span class="shape">${SHAPE[c.rarity]}</span> ${esc(rarity(c.rarity).name)}</span></span>${note}` +
     `<span class="sr">${esc(cardWords(c))}${selected ? ". Selected" : ""}</span></${tag}>`;
 }
@@ -337,7 +337,7 @@ function nowSection(v, P) {
   const me = mySeat();
   const parts = [statusLine(v)];
   if (v.result) {
-    parts.push(`<p class="tob-say">The game is over — see the result above.</p>`);
+    parts.push(`<p class="tob-say">The final Towers: ${v.players.map((q) => `${esc(nameOf(q.seat))} ${q.tower}`).join(" · ")} levels.</p>`);
   } else if (v.phase === "deck" && me !== null) {
     parts.push(deckPanel(v));
   } else if (!p) {
@@ -354,7 +354,7 @@ function nowSection(v, P) {
     if (p.kind === "offering") text = "You may make an offering: tap a card in your hand, or make none.";
     if (p.kind === "mulligan") text = `Tap up to 3 cards of your hand to put them on the bottom of your deck (you draw as many), then confirm. ${nameOf(1 - me)} chooses at the same time and will not see your choice.`;
     if (p.kind === "defend") {
-      const blocks = [...P.mn.values()].filter((m) => m.type === "block").length;
+      const blocks = [...S.moves.byKey.values()].filter((m) => m.type === "block").length;
       const wit = [...P.hand.keys()].length;
       text = `Block it, play a witchery, or let it through. ${blocks ? "Tap a Defender outlined in red to block." : "No Defender of yours can block it."} ` +
         `${wit ? "Your witcheries playable now are outlined in green in your hand." : "No witchery of yours can be played now."}`;
