@@ -331,3 +331,33 @@ def test_a_spectator_watches_four_players_without_seeing_a_hand(browser: Browser
     expect(watcher.locator(".lon-scores thead th")).to_have_count(5)
     shot(watcher, screenshots, "spectator-final-scores")
     assert checked >= 5
+
+
+def test_what_the_others_just_put_down_glows_for_a_few_seconds(browser: Browser, server):
+    """Issue 13, point 4: the cards and boroughs the last move put down (on the development board,
+    in a display, a borough bought) are highlighted on the other players' pages, then fade."""
+    api = httpx.Client(base_url=server.base)
+    t = api.post("/api/tables", json={"game": "london", "name": "Ada"}).json()
+    bea = api.post(f"/api/tables/{t['code']}/join", json={"name": "Bea"}).json()
+    api.post(f"/api/seats/{t['seat_token']}/start")
+    by_seat = {api.get(f"/api/seats/{tok}").json()["seat"]: tok for tok in (t["seat_token"], bea["seat_token"])}
+    watcher_seat = 1
+    page = browser.new_context(viewport={"width": 1366, "height": 768}).new_page()
+    page.goto(f"{server.base}/seat/{by_seat[watcher_seat]}")
+    expect(page.locator("#board .lon-hand .lc")).to_have_count(6)
+    chooser = Chooser(11)
+    for _ in range(200):
+        summary = api.get(f"/api/tables/{t['code']}").json()
+        seat = summary["awaiting"][0]
+        got = api.get(f"/api/seats/{by_seat[seat]}/moves").json()
+        i = chooser.pick(got["moves"], stacks=0)
+        r = api.post(f"/api/seats/{by_seat[seat]}/moves", json={"seq": got["seq"], "move": got["moves"][i]})
+        assert r.status_code == 200, r.text
+        wait_seq(page, r.json()["seq"])
+        if seat != watcher_seat and page.locator("#board .kit-fresh").count():
+            break
+    else:
+        raise AssertionError("nothing the other player put down was ever highlighted")
+    fresh = page.locator("#board .kit-fresh").first
+    expect(fresh).to_be_visible()
+    expect(page.locator("#board .kit-fresh")).to_have_count(0, timeout=8000)  # it fades after a few seconds
