@@ -21,10 +21,10 @@ from engines.kit.engine import KitEngine
 from engines.kit.hidden import Commitments
 from engines.kit.moves import BOOL, INT, INT_LIST, PAIR, STR, STR_LIST, FieldType, MoveSchema, MoveSpec
 from engines.kit.rng import Rng
-from engines.kit.texts import Log, choice, prompt, say
+from engines.kit.texts import Log, choice, prompt, ref, say
 
 __all__ = [
     "BOOL", "INT", "INT_LIST", "PAIR", "STR", "STR_LIST", "Commitments", "Decision", "DecisionStack",
     "FieldType", "KitEngine", "Log", "MoveSchema", "MoveSpec", "Rng", "choice", "prompt", "redeal",
-    "say", "snapshot",
+    "ref", "say", "snapshot",
 ]

@@ -24,7 +24,7 @@ from itertools import combinations, permutations
 from typing import Any
 
 from engines.base import Event, IllegalMove, Move, Result
-from engines.kit import BOOL, INT, INT_LIST, PAIR, Commitments, Log, MoveSchema, MoveSpec, Rng, say
+from engines.kit import BOOL, INT, INT_LIST, PAIR, Commitments, Log, MoveSchema, MoveSpec, Rng, ref, say
 from engines.tower_of_london.components import (
     ADJACENT,
     AREA_OF,
@@ -631,14 +631,14 @@ def advance_reveals(state: State, log: Log) -> None:
             state.played[seat].append(first)
             state.step_reveals.append({"seat": seat, "first": first, "second": None, "placed": None,
                                        "ability": None, "outcome": ""})
-            log.say("{0} reveals {card} as first card.", seat, card=CARDS[first].label())
+            log.add(f"{ref(seat)} reveals {CARDS[first].label()} as first card.")
             options = placement_buildings(state, seat, first)
             if options:
                 state.stage = STAGE_PLACE
                 return
-            log.say("{0} {why}.", seat, why=(
-                "has no Beefeater left in their supply" if state.supply[seat] <= 0
-                else "cannot place: every building of the card is in the sealed quadrant"))
+            why = ("has no Beefeater left in their supply" if state.supply[seat] <= 0
+                   else "cannot place: every building of the card is in the sealed quadrant")
+            log.add(f"{ref(seat)} {why}.")
             state.placed = 0
         # second card
         state.revealed[seat] = 2
@@ -648,7 +648,7 @@ def advance_reveals(state: State, log: Log) -> None:
         ability = ability_of_turn(state, seat)
         rec["ability"] = ability
         via = f" (FOCUS uses the first card's {ability})" if CARDS[second].ability == "FOCUS" else ""
-        log.say("{0} reveals {card} as second card{via}.", seat, card=CARDS[second].name, via=via)
+        log.add(f"{ref(seat)} reveals {CARDS[second].name} as second card{via}.")
         outcome = ""
         if CARDS[second].ability == "FOCUS" and ability == "FOCUS":
             outcome = "FOCUS on FOCUS: no power to use"
@@ -669,7 +669,7 @@ def advance_reveals(state: State, log: Log) -> None:
         else:
             outcome = f"{ability} has no effect: nothing it could reach"
         rec["outcome"] = outcome
-        log.say("{0}: {outcome}.", seat, outcome=outcome)
+        log.add(f"{ref(seat)}: {outcome}.")
         finish_turn(state)
 
 
@@ -918,9 +918,8 @@ def apply_move(state: State, seat: int, move: Move) -> list[Event]:
         state.choosing.choose(seat, [first, second], ready=True)
         state.hands[seat].remove(first)
         state.hands[seat].remove(second)
-        log.say("{0} has chosen two cards.", seat, privately={
-            seat: "You chose {first} first and {second} second."},
-            first=CARDS[first].name, second=CARDS[second].name)
+        log.add(f"{ref(seat)} has chosen two cards.", {
+            seat: f"You chose {CARDS[first].name} first and {CARDS[second].name} second."})
         if state.choosing.everyone_ready():
             chosen = state.choosing.reveal()
             state.picks = [list(chosen[s]) for s in range(state.seats)]
@@ -930,8 +929,7 @@ def apply_move(state: State, seat: int, move: Move) -> list[Event]:
     elif kind == "place":
         b = move["building"]
         apply_place(state, seat, b)
-        log.say("{0} places a Beefeater in building {b} ({area}, quadrant {quadrant}).", seat, b=b,
-                area=AREA_OF[b], quadrant=QUADRANT_OF[b])
+        log.add(f"{ref(seat)} places a Beefeater in building {b} ({AREA_OF[b]}, quadrant {QUADRANT_OF[b]}).")
         advance_reveals(state, log)
     elif kind in ("remove", "switch", "pass"):
         ability = state.pending
@@ -948,7 +946,7 @@ def apply_move(state: State, seat: int, move: Move) -> list[Event]:
                                  sa, sb, ba=ba, bb=bb)
         else:
             rec["outcome"] = f"declines {ability}"
-        log.say("{0} ({ability}) {outcome}.", seat, ability=ability, outcome=rec["outcome"])
+        log.add(f"{ref(seat)} ({ability}) {rec['outcome']}.")
         finish_turn(state)
         advance_reveals(state, log)
     elif kind == "keep":
