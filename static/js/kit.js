@@ -189,6 +189,30 @@ export function attachZoom(root, selector, describe) {
   window.addEventListener("scroll", hideZoom, { passive: true });
 }
 
+// -- sections ------------------------------------------------------------------------------
+
+/** The board's parts, in order, as `<div class="{prefix}-sec {prefix}-sec-{name}" data-sec=name>`
+ *  under root: {name: {el, html}}. patchSection redraws one only when its HTML changed, so a
+ *  view update touches only what moved. */
+export function makeSections(root, prefix, names) {
+  const out = {};
+  for (const name of names) {
+    const el = document.createElement("div");
+    el.className = `${prefix}-sec ${prefix}-sec-${name}`;
+    el.dataset.sec = name;
+    root.append(el);
+    out[name] = { el, html: null };
+  }
+  return out;
+}
+
+export function patchSection(sec, html) {
+  if (sec.html === html) return;
+  sec.html = html;
+  sec.el.innerHTML = html;
+  sec.el.hidden = !html;
+}
+
 // -- what just happened ------------------------------------------------------------------------
 
 const seen = new WeakMap();

@@ -19,7 +19,7 @@ import pytest
 import websockets
 
 from engines.registry import BUILTIN, load_engines
-from tests.support.server import ROOT, ServerProcess
+from tests.support.server import ROOT, ServerProcess, sqlite_server
 
 ENGINES = load_engines(BUILTIN)
 CASES = [(gid, n) for gid, e in sorted(ENGINES.items()) for n in range(e.min_seats, e.max_seats + 1)]
@@ -28,11 +28,8 @@ NAMES = ["Ada", "Bob", "Cy", "Dee", "Eve", "Fay"]
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    tmp = tmp_path_factory.mktemp("conformance")
-    proc = ServerProcess(f"sqlite+aiosqlite:///{tmp / 'parlour.db'}", tmp / "server.log", engines="")
-    proc.start()
-    yield proc
-    proc.stop()
+    with sqlite_server(tmp_path_factory.mktemp("conformance"), engines="") as proc:
+        yield proc
 
 
 def start_table(c: httpx.Client, game: str, seats: int) -> tuple[str, dict[int, str]]:

@@ -15,7 +15,7 @@ from playwright.sync_api import Browser, Page
 
 from tests.browser import scenes
 from tests.browser.look import SIZES, axe, context_args, low_contrast, settle
-from tests.support.server import ServerProcess
+from tests.support.server import ServerProcess, sqlite_server
 
 pytestmark = pytest.mark.e2e
 
@@ -32,14 +32,8 @@ HOVER = [
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    from app.db import migrate
-
-    folder = tmp_path_factory.mktemp("look")
-    url = f"sqlite+aiosqlite:///{folder / 'parlour.db'}"
-    migrate(url)
-    srv = ServerProcess(url, folder / "server.log", engines=ENGINES).start()
-    yield srv
-    srv.stop()
+    with sqlite_server(tmp_path_factory.mktemp("look"), ENGINES) as srv:
+        yield srv
 
 
 @pytest.fixture(scope="module")

@@ -13,7 +13,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from tests.browser import scenes
 from tests.browser.look import context_args, low_contrast
-from tests.support.server import ServerProcess
+from tests.support.server import ServerProcess, sqlite_server
 
 pytestmark = pytest.mark.e2e
 
@@ -23,14 +23,8 @@ BUDGET = 40 * 1024  # bytes, compressed, per game page: the page, its scripts an
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    from app.db import migrate
-
-    folder = tmp_path_factory.mktemp("round2")
-    url = f"sqlite+aiosqlite:///{folder / 'parlour.db'}"
-    migrate(url)
-    srv = ServerProcess(url, folder / "server.log", engines=ENGINES).start()
-    yield srv
-    srv.stop()
+    with sqlite_server(tmp_path_factory.mktemp("round2"), ENGINES) as srv:
+        yield srv
 
 
 @pytest.fixture(scope="module")

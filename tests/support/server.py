@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import socket
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
@@ -94,3 +96,15 @@ class ServerProcess:
             if line.startswith("VmRSS:"):
                 return int(line.split()[1]) / 1024
         return 0.0
+
+
+@contextlib.contextmanager
+def sqlite_server(folder: Path, engines: str = TALLY) -> Iterator[ServerProcess]:
+    """A real server on a fresh SQLite database in ``folder`` (``parlour serve`` migrates it on
+    its way up), stopped afterwards: for a module of tests sharing one server."""
+    server = ServerProcess(f"sqlite+aiosqlite:///{folder / 'parlour.db'}", folder / "server.log", engines=engines)
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()

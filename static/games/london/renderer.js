@@ -9,7 +9,7 @@
 // Why a thing cannot be chosen is the server's word (prompt.unavailable); a move that would take
 // a loan (choice.loans) says so on the card and asks before it is sent.
 
-import { attachZoom, confirmMove, esc, focusedKey, keepInView, markFresh, moveKey, Moves, plural, reasonFor, restoreFocus, signed } from "/static/js/kit.js";
+import { attachZoom, confirmMove, esc, focusedKey, keepInView, makeSections, markFresh, moveKey, Moves, patchSection, plural, reasonFor, restoreFocus, signed } from "/static/js/kit.js";
 
 // the table page draws no prompt line or result box of its own above this board
 export const ownPrompt = true;
@@ -448,23 +448,13 @@ function setup(root) {
   S.root = root;
   root.classList.add("lon");
   root.replaceChildren();
-  for (const name of ORDER) {
-    const div = document.createElement("div");
-    div.className = `lon-sec lon-sec-${name}`;
-    div.dataset.sec = name;
-    root.append(div);
-    S.sections[name] = { el: div, html: null };
-  }
+  S.sections = makeSections(root, "lon", ORDER);
   root.addEventListener("click", onClick);
   attachZoom(root, ".lc, .buried, .bt[data-borough]", zoomCard);
 }
 
 function patch(name, html) {
-  const sec = S.sections[name];
-  if (sec.html === html) return;
-  sec.html = html;
-  sec.el.innerHTML = html;
-  sec.el.hidden = !html;
+  patchSection(S.sections[name], html);
 }
 
 export function render(root, ctx) {

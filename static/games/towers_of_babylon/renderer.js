@@ -8,7 +8,7 @@
 // down when exhausted. Only its card outline turns; its name, numbers and state stay upright
 // and in words, so nothing is told by rotation (or colour) alone.
 
-import { attachZoom, esc, focusedKey, keepInView, markFresh, Moves, moveKey, plural, restoreFocus } from "/static/js/kit.js";
+import { attachZoom, esc, focusedKey, keepInView, makeSections, markFresh, moveKey, Moves, patchSection, plural, restoreFocus } from "/static/js/kit.js";
 
 // the table page draws no prompt line or result box of its own above this board
 export const ownPrompt = true;
@@ -438,22 +438,13 @@ function setup(root) {
   root.classList.add("tob");
   root.replaceChildren();
   root.insertAdjacentHTML("afterbegin", SPRITE);
-  for (const name of ORDER) {
-    const div = document.createElement("div");
-    div.className = `tob-sec tob-sec-${name}`;
-    root.append(div);
-    S.sections[name] = { el: div, html: null };
-  }
+  S.sections = makeSections(root, "tob", ORDER);
   root.addEventListener("click", onClick);
   attachZoom(root, ".tc, .mn, [data-pile]", zoom);
 }
 
 function patch(name, html) {
-  const sec = S.sections[name];
-  if (sec.html === html) return;
-  sec.html = html;
-  sec.el.innerHTML = html;
-  sec.el.hidden = !html;
+  patchSection(S.sections[name], html);
 }
 
 function draw() {
