@@ -12,6 +12,7 @@ import asyncio
 import logging
 import time
 from collections import Counter, defaultdict
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -139,6 +140,8 @@ class Hub:
         # Per seat (or, for spectators, per address), whatever the number of sockets it opens.
         self.chat_limit = Window(5, 10.0)
         self.sync_limit = Window(10, 10.0)
+        # Notifications of a feature's own kinds (private chats: app/diplomacy.py), by kind.
+        self.handlers: dict[str, Callable[[dict[str, Any]], Awaitable[None]]] = {}
 
     # -- membership ---------------------------------------------------------------------------
 
@@ -333,6 +336,8 @@ class Hub:
             room = self.rooms.get(table_id, set())
             since = min((c.last_chat for c in room), default=0)
             self.push_chat(table_id, await recent_chat(self.live, table_id, after_id=since))
+        elif kind in self.handlers:
+            await self.handlers[kind](payload)
 
     async def reload(self, table_id: int) -> None:
         """Rebuild a table from the database and tell its connections."""

@@ -1,4 +1,4 @@
-"""Database tables: tables (games), players, the append-only moves, snapshots and chat."""
+"""Database tables: tables (games), players, the append-only moves, snapshots, chat and private chats."""
 
 from __future__ import annotations
 
@@ -85,6 +85,44 @@ class ChatMessage(Base):
 
     id: Mapped[int] = mapped_column(primary_key=True)
     table_id: Mapped[int] = mapped_column(ForeignKey("tables.id"))
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"))
+    text: Mapped[str] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class PrivateChat(Base):
+    """A private chat between some of a table's seats (diplomacy): one per set of members, named
+    by its seats in order ("0,2,5"), so opening the same chat twice finds the first."""
+
+    __tablename__ = "private_chats"
+    __table_args__ = (UniqueConstraint("table_id", "members_key", name="uq_private_chats_members"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    table_id: Mapped[int] = mapped_column(ForeignKey("tables.id"))
+    members_key: Mapped[str] = mapped_column(String(64))
+    opened_by: Mapped[int] = mapped_column(ForeignKey("players.id"))
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class PrivateChatMember(Base):
+    """A seat in a private chat: how far it has read, and whether it agrees to the chat being
+    published with the game's record."""
+
+    __tablename__ = "private_chat_members"
+
+    chat_id: Mapped[int] = mapped_column(ForeignKey("private_chats.id"), primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), primary_key=True, index=True)
+    seat: Mapped[int] = mapped_column(Integer)
+    read_id: Mapped[int] = mapped_column(Integer, default=0)  # the newest message this seat has read
+    agreed: Mapped[bool] = mapped_column(default=False)
+
+
+class PrivateMessage(Base):
+    __tablename__ = "private_messages"
+    __table_args__ = (Index("ix_private_messages_chat_id_id", "chat_id", "id"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    chat_id: Mapped[int] = mapped_column(ForeignKey("private_chats.id"))
     player_id: Mapped[int] = mapped_column(ForeignKey("players.id"))
     text: Mapped[str] = mapped_column(Text)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)

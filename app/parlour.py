@@ -13,6 +13,7 @@ from starlette.requests import HTTPConnection
 
 from app.config import Settings, is_postgres
 from app.db import make_engine, sessionmaker
+from app.diplomacy import PrivateChats
 from app.errors import ApiError, not_found
 from app.guard import CodeBrake
 from app.hub import Hub
@@ -42,6 +43,7 @@ class Parlour:
         self._sweeper: asyncio.Task[None] | None = None
         self.hub = Hub(self.live, self.notifier, sockets_per_seat=settings.sockets_per_seat,
                        sockets_per_address=settings.sockets_per_address)
+        self.private_chats = PrivateChats(self.live, self.hub, self.notifier, settings.chat_max_chars)
         self.rooms = Rooms(self.live, self.notifier, self.hub)
         self.journal = make_journal(settings.database_url, self.notifier)
         self.mover = Mover(self.live, self.hub, self.journal, settings.snapshot_every)

@@ -8,6 +8,7 @@ from typing import Any
 import orjson
 from sqlalchemy import select
 
+from app import diplomacy
 from app.live import LiveTable
 from app.models import MoveRecord
 from app.tokens import seed_hash
@@ -19,7 +20,7 @@ async def table_record(parlour: Any, live: LiveTable) -> dict[str, Any]:
         moves = (await s.execute(select(MoveRecord.seq, MoveRecord.seat, MoveRecord.move)
                                  .where(MoveRecord.table_id == live.id)
                                  .order_by(MoveRecord.seq))).all()
-    return {
+    record = {
         "code": live.code, "game": live.game, "rules_version": live.rules_version, "options": live.options,
         "seats": [{"seat": p.seat, "name": p.name} for p in live.players if p.seat is not None],
         "seed": live.seed, "seed_hash": live.seed_hash,
@@ -27,6 +28,9 @@ async def table_record(parlour: Any, live: LiveTable) -> dict[str, Any]:
         "result": live.result,
         "final_view": live.engine.view(live.state, None),
     }
+    if diplomacy.enabled(live.engine):  # only the private chats all of whose members agreed
+        record["private_chats"] = await diplomacy.published_chats(parlour.sessions, live.id)
+    return record
 
 
 def verify_record(record: Mapping[str, Any], engines: Mapping[str, Engine]) -> list[str]:

@@ -99,6 +99,9 @@ async def serve(scope: Scope, receive: Receive, send: Send, parlour: Parlour, li
         if history:
             conn.send({"type": "chat", "messages": history})
             conn.last_chat = history[-1]["id"]
+        greeting = await parlour.private_chats.greet(current, player)
+        if greeting is not None:
+            conn.send(greeting)
         while True:
             message = await receive()
             if message["type"] != "websocket.receive":
@@ -153,6 +156,11 @@ async def handle(raw: str, conn: Connection, parlour: Parlour, live: LiveTable,
             if wait:
                 raise ApiError(429, "slow_down", f"You are sending messages too fast; wait {wait:.0f} s.")
             hub.push_chat(live.id, [await post_chat(parlour.live, parlour.notifier, live, player, text)])
+        elif kind == "private_message":  # a message in one of the seat's private chats (diplomacy)
+            if player is None:
+                raise ApiError(403, "spectator", "Spectators have no private chats.")
+            chats = parlour.private_chats
+            await chats.post(live, player, chats.chat_id(msg.get("chat")), msg.get("text"))
         elif kind == "sync":
             wait = hub.sync_limit.take(who)
             if wait:

@@ -109,6 +109,7 @@ class GameOfThrones(KitEngine[GameState]):
     tagline = "Orders in secret, marches in turn: seven castles take the Iron Throne."
     min_seats = 3
     max_seats = 6
+    diplomacy = True  # the site offers private chats between houses (off unless a game says so)
     State = GameState
     MOVES = MoveSchema(
         MoveSpec("order", area=STR, order=STR),

@@ -7,6 +7,9 @@ import { el } from "./kit.js";
 const boot = JSON.parse(document.getElementById("boot").textContent);
 const $ = (id) => document.getElementById(id);
 const baseTitle = document.title;
+// The private chats' module (loaded only for a game that has them) sees every message; those
+// that come before it has loaded wait for it.
+let privateChats = boot.diplomacy && [];
 
 const state = {
   table: null, // public summary: players, status, awaiting…
@@ -115,6 +118,8 @@ function receive(msg) {
     case "error": onError(msg); break;
     default: break;
   }
+  if (Array.isArray(privateChats)) privateChats.push(msg);
+  else if (privateChats) privateChats(msg);
 }
 
 function onTable(table) {
@@ -546,6 +551,7 @@ function setup() {
     state.chatSent = text;
     if (!send({ type: "chat", text })) chatRefused("Not connected — your message was not sent.");
   });
+  if (privateChats) import("./diplomacy.js").then((m) => { const early = privateChats; privateChats = m.start(boot); early.forEach(privateChats); });
   connect();
 }
 
