@@ -218,11 +218,16 @@ export function start(boot) {
     const text = input.value.trim();
     if (!text || my.sending) return;
     my.sending = true;
+    input.value = ""; // the panel may be redrawn while it is sent: the text waits here, not in the box
     const r = await api(`/${chat.id}/messages`, "POST", { text });
     my.sending = false;
-    if (!r.ok) { fail(r.body.message || "Your message was not sent."); return; }
+    if (!r.ok) {
+      const box = $("pc-text");
+      if (box && !box.value) box.value = text; // refused: given back to be changed and sent again
+      fail(r.body.message || "Your message was not sent.");
+      return;
+    }
     fail("");
-    input.value = "";
     onMessage(r.body.message);
   }
 
