@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import httpx
@@ -133,6 +134,19 @@ def test_a_group_chat_has_the_chosen_members_and_opening_it_again_finds_the_same
     assert pair["id"] != group["id"] and pair["members"] == [1, 2]
     assert set(chats_of(c, cy)) == {group["id"], pair["id"]}
     assert set(chats_of(c, ada)) == {group["id"]}
+
+
+def test_two_members_opening_the_same_chat_at_once_get_one_chat(app_client):
+    """A race of two openers: one makes the chat (201), the other is given that chat (200)."""
+    c = app_client
+    t = three_seats(c)
+    ada, bob = t["by_seat"][0], t["by_seat"][1]
+    with ThreadPoolExecutor(2) as pool:
+        answers = list(pool.map(lambda call: c.post(f"/api/seats/{call[0]}/chats", json={"members": call[1]}),
+                                [(ada, [1]), (bob, [0])]))
+    assert sorted(r.status_code for r in answers) == [200, 201], [r.text for r in answers]
+    assert answers[0].json()["chat"]["id"] == answers[1].json()["chat"]["id"]
+    assert len(chats_of(c, ada)) == len(chats_of(c, bob)) == 1
 
 
 def test_unread_marks_count_others_messages_after_the_stored_read_position(app_client):
