@@ -7,8 +7,7 @@ import { el } from "./kit.js";
 const boot = JSON.parse(document.getElementById("boot").textContent);
 const $ = (id) => document.getElementById(id);
 const baseTitle = document.title;
-// The private chats' module (loaded only for a game that has them) sees every message; those
-// that come before it has loaded wait for it.
+// diplomacy.js, only for a game with private chats: sees every message (early ones wait for it)
 let privateChats = boot.diplomacy && [];
 
 const state = {

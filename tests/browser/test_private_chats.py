@@ -54,7 +54,7 @@ def test_a_private_message_reaches_only_its_members_survives_reload_and_its_unre
 
     ada = browser.new_context(**context_args("laptop")).new_page()
     bob = browser.new_context(**context_args("phone")).new_page()  # on a phone
-    cy = browser.new_context(**context_args("laptop")).new_page()
+    cy = browser.new_context(**context_args("laptop", "dark")).new_page()  # in the dark theme
     spectator = browser.new_context(**context_args("laptop")).new_page()
     loaded: list[str] = []
     spectator.on("request", lambda r: loaded.append(r.url))
@@ -146,6 +146,9 @@ def test_a_private_message_reaches_only_its_members_survives_reload_and_its_unre
     expect(cy.get_by_role("heading", name=re.compile(r"^With (Ada, Bob|Bob, Ada)$"))).to_be_visible()
     cy.get_by_label(re.compile(r"^Message to (Ada, Bob|Bob, Ada)$")).fill("A council of three?")
     cy.keyboard.press("Enter")
+    expect(cy.locator("#pc-messages")).to_contain_text("A council of three?")
+    assert not axe(cy, scope="#tab-private"), axe(cy, scope="#tab-private")
+    shot(cy, screenshots, "dark-group")
     bob.get_by_role("button", name="← All chats").click()
     group = bob.get_by_role("button", name=re.compile(r"With (Ada, Cy|Cy, Ada)"))
     expect(group).to_contain_text("1 unread")
