@@ -10,6 +10,7 @@ import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
+from unittest.mock import ANY
 
 import httpx
 import orjson
@@ -164,8 +165,13 @@ def test_unread_marks_count_others_messages_after_the_stored_read_position(app_c
         "read_id": last["id"] - 1, "unread": 1}
     r = c.post(f"/api/seats/{bob}/chats/{chat}/read", json={"upto": first["id"]})  # never backwards
     assert r.status_code == 200 and r.json()["unread"] == 1
-    r = c.post(f"/api/seats/{bob}/chats/{chat}/read", json={"upto": 10**9})  # never past the newest
-    assert r.json() == {"chat": chat, "read_id": last["id"], "unread": 0}
+    with c.websocket_connect(f"/ws/seats/{bob}") as other_tab:
+        assert frames_until(other_tab, "private_chats")[-1]["chats"][0]["unread"] == 1
+        r = c.post(f"/api/seats/{bob}/chats/{chat}/read", json={"upto": 10**9})  # never past the newest
+        assert r.json() == {"chat": chat, "read_id": last["id"], "unread": 0}
+        # The seat's other tabs are told, so their marks clear too.
+        assert frames_until(other_tab, "private_read")[-1] == {"type": "private_read", **r.json(),
+                                                                "_raw": ANY}
     assert chats_of(c, bob)[chat]["unread"] == 0
 
 
@@ -399,3 +405,33 @@ def test_a_private_message_through_one_process_reaches_a_member_on_another_and_n
 
     cy_saw = asyncio.run(scenario())
     assert all(SECRET not in raw and '"private_message"' not in raw for raw in cy_saw)
+
+
+def test_the_private_chats_migration_goes_down_and_up_again(db_url):
+    from alembic import command
+    from alembic.config import Config
+    from alembic.script import ScriptDirectory
+    from sqlalchemy import create_engine, inspect
+
+    from app.config import sync_url
+    from app.paths import ROOT
+
+    cfg = Config(str(ROOT / "alembic.ini"))
+    cfg.set_main_option("script_location", str(ROOT / "migrations"))
+    cfg.attributes["database_url"] = db_url
+    cfg.attributes["configure_logging"] = False
+    before = ScriptDirectory.from_config(cfg).get_revision("0004_private_chats").down_revision
+    ours = {"private_chats", "private_chat_members", "private_messages"}
+
+    def tables() -> set[str]:
+        engine = create_engine(sync_url(db_url))
+        try:
+            return set(inspect(engine).get_table_names())
+        finally:
+            engine.dispose()
+
+    assert ours <= tables()
+    command.downgrade(cfg, str(before))
+    assert not ours & tables() and {"tables", "players", "chat"} <= tables()
+    command.upgrade(cfg, "head")
+    assert ours <= tables()
