@@ -11,18 +11,22 @@ from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 from unittest.mock import ANY
+from urllib.parse import quote
 
 import httpx
 import orjson
 import pytest
 import websockets
 from fastapi.testclient import TestClient
+from hypothesis import given
+from hypothesis import strategies as st
 
 from app.config import Settings
 from app.diplomacy import enabled
 from app.main import create_app
 from app.record import verify_record
 from engines.registry import load_engines
+from tests.app.test_fuzz import FUZZ, JSON, assert_clean_error
 from tests.support.diplomatic import DIPLOMATIC_TALLY
 from tests.support.play import found, join, play_one, started_table
 
@@ -435,3 +439,45 @@ def test_the_private_chats_migration_goes_down_and_up_again(db_url):
     assert not ours & tables() and {"tables", "players", "chat"} <= tables()
     command.upgrade(cfg, "head")
     assert ours <= tables()
+
+
+@pytest.fixture(scope="module")
+def fuzz_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[TestClient, dict[str, Any], int]]:
+    """One SQLite server of the diplomatic Tally, a started table and a chat of seats 0 and 1."""
+    from app.db import migrate
+
+    url = f"sqlite+aiosqlite:///{tmp_path_factory.mktemp('fuzz-private') / 'parlour.db'}"
+    migrate(url)
+    with TestClient(create_app(settings(url)), base_url="http://testserver") as c:
+        chats = c.app.state.parlour.private_chats
+        chats.message_limit.limit = chats.action_limit.limit = 10**9  # the fuzzer writes fast on purpose
+        t = three_seats(c)
+        yield c, t, open_chat(c, t["by_seat"][0], [1])["id"]
+
+
+@given(path=st.sampled_from(["", "/{chat}/messages", "/{chat}/read", "/{chat}/publish", "/{junk}/messages"]),
+       method=st.sampled_from(["GET", "POST", "PUT"]),
+       body=st.one_of(JSON.map(lambda v: orjson.dumps(v, option=orjson.OPT_NON_STR_KEYS)), st.binary(max_size=64)),
+       junk=st.one_of(st.integers(min_value=-(2**70), max_value=2**70).map(str), st.text(max_size=8)),
+       seat=st.sampled_from([0, 2]))
+@FUZZ
+def test_private_chat_requests_of_any_shape_are_answered_cleanly(fuzz_site, path, method, body, junk, seat):
+    c, t, chat = fuzz_site
+    url = f"/api/seats/{t['by_seat'][seat]}/chats" + path.format(chat=chat, junk=quote(junk, safe=""))
+    r = c.request(method, url, content=body, headers={"content-type": "application/json"})
+    assert_clean_error(r)
+    if seat == 2:  # a non-member never reads the chat through any of it
+        assert SECRET not in r.text
+
+
+@given(message=st.fixed_dictionaries({"type": st.just("private_message")}, optional={"chat": JSON, "text": JSON}))
+@FUZZ
+def test_private_messages_of_any_shape_over_a_socket_get_an_answer_and_keep_the_socket(fuzz_site, message):
+    c, t, _ = fuzz_site
+    with c.websocket_connect(f"/ws/seats/{t['by_seat'][2]}") as ws:
+        frames_until(ws, "private_chats")
+        ws.send_text(orjson.dumps(message).decode())
+        ws.send_text('{"type": "ping"}')
+        for reply in frames_until(ws, "pong"):
+            if reply["type"] == "error":
+                assert isinstance(reply["error"], str) and isinstance(reply["message"], str)
