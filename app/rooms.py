@@ -17,6 +17,7 @@ from sqlalchemy import delete, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.diplomacy import enabled as diplomacy_enabled
 from app.errors import ApiError
 from app.hub import Hub
 from app.live import LiveTable, LiveTables
@@ -205,4 +206,4 @@ class Rooms:
     def describe(engine: Engine) -> dict[str, Any]:
         return {"id": engine.id, "title": engine.title, "tagline": engine.tagline,
                 "min_seats": engine.min_seats, "max_seats": engine.max_seats,
-                "options": [o.as_json() for o in engine.options]}
+                "options": [o.as_json() for o in engine.options], "private_chats": diplomacy_enabled(engine)}

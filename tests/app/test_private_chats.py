@@ -309,6 +309,11 @@ def test_only_a_game_of_thrones_enables_private_chats_of_the_hosted_games():
     assert {gid for gid, e in engines.items() if enabled(e)} == {"game_of_thrones"}
 
 
+def test_the_games_list_says_which_games_offer_private_chats(app_client, sqlite_client):
+    assert [g["private_chats"] for g in app_client.get("/api/games").json()["games"]] == [True]
+    assert [g["private_chats"] for g in sqlite_client.get("/api/games").json()["games"]] == [False]
+
+
 def test_the_table_page_loads_the_private_chats_only_for_a_seat_of_a_game_that_has_them(app_client):
     c = app_client
     t = three_seats(c)
