@@ -172,7 +172,7 @@ async def handle(raw: str, conn: Connection, parlour: Parlour, live: LiveTable,
             conn.send({"type": "pong"})
         else:
             raise ApiError(422, "unknown_type", f"Unknown message type {kind!r}; "
-                           "send move, chat, sync or ping.")
+                           "send move, chat, private_message, sync or ping.")
     except ApiError as err:
         hub.push_error(conn, err.error, err.message, **err.extra)
         if err.error == "stale":
