@@ -122,7 +122,9 @@ def test_a_private_message_reaches_its_members_and_never_another_seat_or_a_spect
     for path in (f"/api/tables/{t['code']}/chats", f"/api/tables/{t['code']}/chats/{chat['id']}/messages"):
         r = c.get(path)
         assert r.status_code == 404 and SECRET not in r.text
-    assert [m["text"] for m in c.get(f"/api/seats/{bob}/chats/{chat['id']}/messages").json()["messages"]] == [SECRET]
+    r = c.get(f"/api/seats/{bob}/chats/{chat['id']}/messages")
+    assert [m["text"] for m in r.json()["messages"]] == [SECRET]
+    assert r.headers["cache-control"] == "no-store"  # never kept by a shared cache or proxy
 
 
 def test_a_group_chat_has_the_chosen_members_and_opening_it_again_finds_the_same_chat(app_client):
