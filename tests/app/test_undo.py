@@ -215,3 +215,43 @@ def until_pong(ws: Any, limit: int = 10) -> list[dict[str, Any]]:
             return out
         out.append(msg)
     raise AssertionError("no pong")
+
+
+@pytest.mark.pg
+def test_a_take_back_on_one_server_process_reaches_a_socket_on_another(postgres_url, server_factory):
+    """The take-back entry travels to the other process like a move (PostgreSQL NOTIFY), which
+    follows it on its cached table: its socket is shown the state before the taken-back move."""
+    import asyncio
+
+    import httpx
+    import websockets
+
+    one, two = server_factory(postgres_url, engines=LONDON), server_factory(postgres_url, engines=LONDON)
+    with httpx.Client(base_url=one.base) as api:
+        t = london(api)  # type: ignore[arg-type]  # an httpx client answers like the test client
+        ada, bea = t["by_seat"][0], t["by_seat"][1]
+
+        async def watch() -> list[dict[str, Any]]:
+            seen: list[dict[str, Any]] = []
+            async with websockets.connect(f"ws://127.0.0.1:{two.port}/ws/seats/{bea}") as ws:
+                async def until(seq: int) -> None:
+                    while True:
+                        msg = orjson.loads(await asyncio.wait_for(ws.recv(), 20))
+                        if msg["type"] == "view":
+                            seen.append(msg)
+                            if msg["seq"] >= seq:
+                                return
+                await until(0)
+                seq = (await asyncio.to_thread(api.post, f"/api/seats/{ada}/moves",
+                                               json={"seq": 0, "move": {"type": "take_loan"}})).json()["seq"]
+                await until(seq)
+                r = await asyncio.to_thread(api.post, f"/api/seats/{ada}/undo", json={"seq": seq})
+                assert r.status_code == 200, r.text
+                await until(seq + 1)
+            return seen
+
+        seen = asyncio.run(watch())
+    first, last = seen[0], seen[-1]
+    assert last["seq"] == 2 and last["view"] == first["view"]
+    assert any(line["text"].endswith("took back a move") for line in last["log"])
+    assert httpx.get(f"{two.base}/api/seats/{ada}").json()["undo"] is False
