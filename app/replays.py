@@ -97,6 +97,8 @@ def build_book(live: LiveTable, rows: list[Any]) -> Book:
                 break
     rounds = by_engine or by_log or [{"label": f"Move {n}", "seq": n}
                                      for n in range(0, len(entries), MOVES_PER_MARK)]
+    if not rounds or rounds[0]["seq"] != 0:
+        rounds.insert(0, {"label": "The deal", "seq": 0})
     return Book(live.id, engine, entries, checkpoints, rounds)
 
 
@@ -106,6 +108,7 @@ class Replays:
     def __init__(self) -> None:
         self._books: OrderedDict[int, Book] = OrderedDict()
         self._building: dict[int, asyncio.Future[Book]] = {}
+        self._gate = asyncio.Semaphore(1)  # one game replayed at a time: a burst costs time, not cores
         self.built = 0
 
     async def book(self, parlour: Parlour, live: LiveTable) -> Book:
@@ -125,7 +128,8 @@ class Replays:
                                         .where(MoveRecord.table_id == live.id)
                                         .order_by(MoveRecord.seq))).all()
             # The engine is pure and the state is the book's own: the replay runs off the loop.
-            book = await asyncio.to_thread(build_book, live, list(rows))
+            async with self._gate:
+                book = await asyncio.to_thread(build_book, live, list(rows))
             fut.set_result(book)
         except BaseException as exc:
             fut.set_exception(exc)

@@ -162,3 +162,35 @@ def test_a_long_london_game_replays_in_milliseconds_a_step():
           f"{statistics.median(times) * 1000:.1f} ms, max {max(times) * 1000:.1f} ms")
     assert len(rows) > 500
     assert max(times) < 0.5, "a step must cost milliseconds, not seconds"
+
+
+def test_rounds_come_from_the_engine_else_the_log_else_move_numbers():
+    from tests.support.tinygame import ENGINE as TALLY
+
+    rng = random.Random(4)
+    state = TALLY.new_game(2, 21, {})
+    rows = []
+    while TALLY.result(state) is None:
+        seat = next(iter(TALLY.to_act(state)))
+        move = rng.choice(TALLY.legal_moves(state, seat))
+        TALLY.play(state, seat, move)
+        rows.append(SimpleNamespace(seq=len(rows) + 1, seat=seat, move=move, events=[{"text": "a move"}]))
+    live = LiveTable(id=2, code="TALLY", game="tally", engine=TALLY, options={}, status="finished",
+                     seed=format(21, "x"), seed_hash="", players=[PlayerInfo(i, f"P{i}", i, i, i == 0, f"t{i}")
+                                                                  for i in range(2)])
+    assert build_book(live, rows).rounds == [{"label": "Move 0", "seq": 0}]  # Tally has no rounds
+    rows[2].events = [{"text": "Round 2 begins"}]  # as A Game of Thrones logs it
+    assert build_book(live, rows).rounds == [{"label": "The deal", "seq": 0}, {"label": "Round 2", "seq": 3}]
+    london = LiveTable(id=3, code="LON", game="london", engine=LONDON, options={}, status="finished",
+                       seed="1", seed_hash="", rules_version=LONDON.rules_version,
+                       players=[PlayerInfo(i, f"P{i}", i, i, i == 0, f"l{i}") for i in range(2)])
+    s = LONDON.new_game(2, 1, {})
+    turn = [{"type": "draw", "from": "deck"}, {"type": "choose_action", "action": "run_city"},
+            {"type": "end_action"}, {"type": "end_turn"}]
+    rows = []
+    for seat in (0, 1):
+        for m in turn:
+            LONDON.play(s, seat, m)
+            rows.append(SimpleNamespace(seq=len(rows) + 1, seat=seat, move=m, events=[]))
+    # London's round: every player's turn once; round 2 begins with the second player's end of turn
+    assert build_book(london, rows).rounds == [{"label": "Round 1", "seq": 0}, {"label": "Round 2", "seq": 8}]
