@@ -49,10 +49,15 @@ def test_a_loan_is_taken_back_with_the_undo_button_and_not_after_a_draw(browser:
     t = table(api)
     mover = t["by_seat"][0]
     page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+    errors: list[Any] = []
+    page.on("pageerror", lambda e: errors.append(e))
     page.goto(f"{server.base}/seat/{mover}")
     wait_seq(page, 0)
     undo = page.locator("#undo")
     expect(undo).to_have_count(0)
+    # the turn bell is synthesised by the module fetched on first need (not at the first view)
+    with page.expect_request(lambda r: r.url.endswith("/static/js/extras.js")):
+        page.click("#sound-toggle")
     page.click('#board [data-k="loan"]')
     wait_seq(page, 1)
     expect(undo).to_be_visible()
@@ -74,6 +79,7 @@ def test_a_loan_is_taken_back_with_the_undo_button_and_not_after_a_draw(browser:
     }""", f"/api/seats/{mover}/undo")
     assert refused["status"] == 409 and refused["body"]["error"] == "cannot_undo", refused
     assert "card drawn" in refused["body"]["message"]
+    assert errors == []
 
 
 # A quick way through London: draw, take the Draw Three action, discard down, end the turn.
