@@ -105,3 +105,19 @@ def test_a_refused_move_leaves_the_chain_as_it_was():
     with pytest.raises(IllegalMove):
         h.follow(2, 0, {"type": "end_turn"})
     assert h.chain is chain
+
+
+def test_towers_of_babylon_deck_list_changes_and_moved_minions_may_be_taken_back_and_nothing_else():
+    from engines.towers_of_babylon import ENGINE as BABYLON
+
+    rng = random.Random(1)
+    s = BABYLON.new_game(2, 5, {})
+    seen = set()
+    while BABYLON.result(s) is None:
+        seat = min(BABYLON.to_act(s))
+        moves = BABYLON.legal_moves(s, seat)
+        for m in moves:
+            assert BABYLON.reversible(s, seat, m) == (m["type"] in ("add", "clear", "move")), m
+            seen.add(m["type"])
+        BABYLON.play(s, seat, rng.choice(moves))
+    assert {"add", "move", "play", "draw"} <= seen
