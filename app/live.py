@@ -146,7 +146,8 @@ class LiveTable:
 
     def memory_estimate(self) -> int:
         """About how many bytes this table holds (its state, its log, its own objects)."""
-        return TABLE_OVERHEAD_BYTES + STATE_BYTES_PER_JSON_BYTE * self.state_bytes + self.log.nbytes
+        chain = len(self.chain.base) if self.chain is not None else 0  # a turn's boundary, as JSON bytes
+        return TABLE_OVERHEAD_BYTES + STATE_BYTES_PER_JSON_BYTE * self.state_bytes + self.log.nbytes + chain
 
     def measure_state(self) -> None:
         if self.state is not None:

@@ -20,6 +20,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+import orjson
+
 from engines.base import Engine, Move
 
 TAKE_BACK_KEY = "undo"
@@ -49,7 +51,7 @@ class TurnChain:
 
     seat: int
     base_seq: int  # the entry whose state is the boundary
-    base: dict[str, Any]  # that state, encoded
+    base: bytes  # that state, encoded as JSON (compact: a cached table may hold one for long)
     moves: list[tuple[int, Move]] = field(default_factory=list)  # (seq, move), oldest first
 
     def target(self) -> int:
@@ -68,7 +70,7 @@ def chain_after(engine: Engine, chain: TurnChain | None, state: Any, seq: int, s
     if not takes_back:
         return None
     if chain is None or chain.seat != seat:
-        chain = TurnChain(seat, seq - 1, engine.encode(state))
+        chain = TurnChain(seat, seq - 1, orjson.dumps(engine.encode(state)))
     else:
         chain = TurnChain(chain.seat, chain.base_seq, chain.base, list(chain.moves))
     chain.moves.append((seq, move))
@@ -90,7 +92,7 @@ def restore(engine: Engine, chain: TurnChain | None, seat: int, target: int) -> 
         raise ValueError(f"entry {target} is not a point of seat {seat}'s turn")
     if len(kept) == len(chain.moves):
         raise ValueError("a take-back takes back at least one move")
-    state = engine.decode(chain.base)
+    state = engine.decode(orjson.loads(chain.base))
     for _, move in kept:
         engine.play(state, seat, move)
     return state, TurnChain(seat, chain.base_seq, chain.base, kept)
