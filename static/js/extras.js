@@ -14,7 +14,7 @@ export function paint(state, boot, send, renderPrompt) {
           renderPrompt();
         }
       } }),
-      el("span", { class: "note", text: " possible until a card is revealed, another player moves or your turn ends" }));
+      el("span", { class: "note", text: " until a card is revealed or another player moves" }));
     document.getElementById("prompt").after(bar);
   }
   bar.hidden = !(state.undo && !state.pending && !state.offline && !state.result);

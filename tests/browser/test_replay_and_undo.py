@@ -149,3 +149,36 @@ def test_a_finished_game_is_stepped_through_with_the_keys_on_its_replay_page(bro
     assert mine.evaluate("document.documentElement.scrollWidth") <= 390
     mine.screenshot(path=str(screenshots / "replay-own-seat-phone.png"), full_page=True)
     assert axe(mine) == []
+
+
+@pytest.fixture(scope="module")
+def tower(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    from tests.support.server import ServerProcess
+
+    folder = tmp_path_factory.mktemp("tower-undo")
+    s = ServerProcess(f"sqlite+aiosqlite:///{folder / 'parlour.db'}", folder / "server.log",
+                      engines="engines.tower_of_london:ENGINE").start()
+    yield s
+    s.stop()
+
+
+def test_tower_of_london_chosen_cards_are_taken_back_while_the_other_player_still_chooses(browser: Browser, tower,
+                                                                                          screenshots):
+    api = httpx.Client(base_url=tower.base)
+    t = api.post("/api/tables", json={"game": "tower_of_london", "name": "Ada"}).json()
+    api.post(f"/api/tables/{t['code']}/join", json={"name": "Bea"})
+    assert api.post(f"/api/seats/{t['seat_token']}/start").status_code == 200
+    me = t["seat_token"]
+    page = browser.new_context(**context_args("phone")).new_page()
+    page.goto(f"{tower.base}/seat/{me}")
+    page.wait_for_function("() => document.querySelector('#board .tol[data-seq=\"0\"]')")
+    moves = api.get(f"/api/seats/{me}/moves").json()
+    assert api.post(f"/api/seats/{me}/moves", json={"seq": 0, "move": moves["moves"][0]}).status_code == 200
+    undo = page.locator("#undo")
+    expect(undo).to_be_visible()
+    page.screenshot(path=str(screenshots / "undo-tower-of-london-phone.png"))
+    undo.click()
+    page.wait_for_function("() => document.querySelector('#board .tol[data-seq=\"2\"]')")
+    expect(undo).to_be_hidden()
+    mine = api.get(f"/api/seats/{me}").json()
+    assert mine["seat"] in mine["awaiting"] and mine["undo"] is False
