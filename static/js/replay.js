@@ -63,7 +63,10 @@ function paintWhere(seq) {
 
 function paintLog(seq) {
   const panel = $("tab-log");
-  for (const li of $("log").children) li.hidden = +li.dataset.seq > seq;
+  for (const li of $("log").children) {
+    li.hidden = +li.dataset.seq > seq;
+    li.classList.toggle("now", +li.dataset.seq === seq); // what this step did
+  }
   panel.scrollTop = panel.scrollHeight;
 }
 
