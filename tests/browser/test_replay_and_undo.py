@@ -115,6 +115,8 @@ def test_a_finished_game_is_stepped_through_with_the_keys_on_its_replay_page(bro
     link = end.get_by_role("link", name="Watch the replay")
     expect(link).to_be_visible()
     expect(end.get_by_role("link", name="Replay from your seat")).to_be_visible()
+    link.scroll_into_view_if_needed()
+    end.screenshot(path=str(screenshots / "replay-link-end-screen.png"))
     link.click()
     page = end
     where = page.locator("#r-where")
