@@ -33,7 +33,7 @@ from sqlalchemy import Text, cast, select
 from sqlalchemy.ext.asyncio import async_sessionmaker
 
 from app.models import GameTable, MoveRecord, Player, Snapshot
-from app.takeback import TakeBackGap, TurnChain, chain_after, is_take_back, restore
+from app.takeback import TakeBackGap, TurnChain, capture_points, chain_after, is_take_back, restore
 from engines.base import Engine, Event, new_game
 
 SEAT_REF = re.compile(r"\{seat:(\d+)\}")
@@ -193,14 +193,16 @@ class LiveTable:
         """Apply stored moves (seq, seat, move, events) in order. Moves at or before ``seq`` only
         add their log lines (a load from a snapshot); a gap raises ``LookupError`` (a take-back
         reaching before a snapshot the load began at: ``TakeBackGap``)."""
-        for seq, seat, move, events in moves:
+        moves = list(moves)
+        capture = capture_points([(m[1], m[2]) for m in moves])
+        for (seq, seat, move, events), keep in zip(moves, capture, strict=True):
             if seq > self.seq:
                 if seq != self.seq + 1:
                     raise LookupError(f"move {seq} does not follow move {self.seq}")
                 if is_take_back(move):
                     self.state, self.chain = restore(self.engine, self.chain, seat, move["undo"])
                 else:
-                    chain = chain_after(self.engine, self.chain, self.state, seq, seat, move)
+                    chain = chain_after(self.engine, self.chain, self.state, seq, seat, move, keep)
                     self.engine.play(self.state, seat, move)
                     self.chain = chain
                 self.seq = seq

@@ -10,7 +10,7 @@ from sqlalchemy import select
 
 from app.live import LiveTable
 from app.models import MoveRecord
-from app.takeback import History, is_take_back
+from app.takeback import History, capture_points, is_take_back
 from app.tokens import seed_hash
 from engines.base import Engine, IllegalMove, new_game, static_view
 
@@ -42,6 +42,7 @@ def verify_record(record: Mapping[str, Any], engines: Mapping[str, Engine]) -> l
     version = int(record.get("rules_version", 1))
     state = new_game(engine, len(record["seats"]), int(record["seed"], 16), record["options"], version=version)
     history = History(engine, state)
+    capture = capture_points([(m["seat"], m["move"]) for m in record["moves"]])
     for i, m in enumerate(record["moves"], start=1):
         if m["seq"] != i:
             problems.append(f"move {i} is numbered {m['seq']}")
@@ -51,7 +52,7 @@ def verify_record(record: Mapping[str, Any], engines: Mapping[str, Engine]) -> l
         if not is_take_back(m["move"]) and m["move"] not in engine.legal_moves(history.state, m["seat"]):
             problems.append(f"move {i} was not among the legal moves")
         try:
-            history.follow(i, m["seat"], m["move"])
+            history.follow(i, m["seat"], m["move"], capture[i - 1])
         except IllegalMove as exc:
             problems.append(f"move {i} is illegal in the replay: {exc.message}")
             return problems

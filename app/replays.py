@@ -29,7 +29,7 @@ from app.errors import ApiError, not_found
 from app.live import LiveTable, new_state
 from app.models import MoveRecord
 from app.parlour import JSON, Parlour, ParlourDep, client_id
-from app.takeback import History, TurnChain, is_take_back
+from app.takeback import History, TurnChain, capture_points, is_take_back
 from engines.base import Engine
 
 CHECKPOINT_EVERY = 16
@@ -57,6 +57,7 @@ class Book:
     entries: list[Entry]
     checkpoints: list[tuple[bytes, TurnChain | None]]  # [i]: after entry i * CHECKPOINT_EVERY, as JSON
     rounds: list[dict[str, Any]]
+    capture: list[bool]  # where a turn chain may matter (app/takeback.py: capture_points)
 
     def state_at(self, seq: int) -> Any:
         """The engine state after entry ``seq`` (0: the deal)."""
@@ -64,7 +65,7 @@ class Book:
         encoded, chain = self.checkpoints[mark]
         history = History(self.engine, self.engine.decode(orjson.loads(encoded)), mark * CHECKPOINT_EVERY, chain)
         for entry in self.entries[mark * CHECKPOINT_EVERY:seq]:
-            history.follow(entry.seq, entry.seat, entry.move)
+            history.follow(entry.seq, entry.seat, entry.move, self.capture[entry.seq - 1])
         return history.state
 
 
@@ -80,8 +81,9 @@ def build_book(live: LiveTable, rows: list[Any]) -> Book:
     last_round = round_of(state) if round_of is not None else None
     if last_round is not None:
         by_engine.append({"label": f"Round {last_round}", "seq": 0})
-    for e in entries:
-        history.follow(e.seq, e.seat, e.move)
+    capture = capture_points([(e.seat, e.move) for e in entries])
+    for e, keep in zip(entries, capture, strict=True):
+        history.follow(e.seq, e.seat, e.move, keep)
         if e.seq % CHECKPOINT_EVERY == 0:
             checkpoints.append((orjson.dumps(engine.encode(history.state)), history.chain))
         if round_of is not None:
@@ -99,7 +101,7 @@ def build_book(live: LiveTable, rows: list[Any]) -> Book:
                                      for n in range(0, len(entries), MOVES_PER_MARK)]
     if not rounds or rounds[0]["seq"] != 0:
         rounds.insert(0, {"label": "The deal", "seq": 0})
-    return Book(live.id, engine, entries, checkpoints, rounds)
+    return Book(live.id, engine, entries, checkpoints, rounds, capture)
 
 
 class Replays:

@@ -16,7 +16,7 @@ through ``History``.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -60,9 +60,12 @@ class TurnChain:
 
 
 def chain_after(engine: Engine, chain: TurnChain | None, state: Any, seq: int, seat: int,
-                move: Move) -> TurnChain | None:
+                move: Move, capture: bool = True) -> TurnChain | None:
     """The chain once ``move`` (entry ``seq``) is played; call it before playing it, and keep
-    the answer only if the move is accepted."""
+    the answer only if the move is accepted. ``capture=False``: nothing after this entry will
+    need its chain (see ``capture_points``), so none is kept and no state is encoded."""
+    if not capture:
+        return None
     try:
         takes_back = reversible(engine, state, seat, move)
     except Exception:  # a move the rules will refuse anyway (a malformed one) is no boundary
@@ -75,6 +78,23 @@ def chain_after(engine: Engine, chain: TurnChain | None, state: Any, seq: int, s
         chain = TurnChain(chain.seat, chain.base_seq, chain.base, list(chain.moves))
     chain.moves.append((seq, move))
     return chain
+
+
+def capture_points(entries: Sequence[tuple[int, Any]]) -> list[bool]:
+    """For stored entries (seat, move) followed in bulk: may the turn chain at each still
+    matter? Only when a take-back follows before another seat's entry, or no other seat's entry
+    follows at all (the turn still open). Elsewhere a replay keeps no chain, and so encodes no
+    state: a whole London replayed keeps chains in its last turn only, not in its hundred."""
+    out = [False] * len(entries)
+    open_turn, take_back_ahead, seat_ahead = True, False, None
+    for i in range(len(entries) - 1, -1, -1):
+        seat, move = entries[i]
+        if seat_ahead is not None and seat != seat_ahead:
+            open_turn, take_back_ahead = False, False
+        out[i] = open_turn or take_back_ahead
+        take_back_ahead = take_back_ahead or is_take_back(move)
+        seat_ahead = seat
+    return out
 
 
 def can_take_back(chain: TurnChain | None, seat: int | None) -> bool:
@@ -110,16 +130,17 @@ class History:
         self.seq = seq
         self.chain = chain
 
-    def follow(self, seq: int, seat: int, move: Mapping[str, Any]) -> None:
+    def follow(self, seq: int, seat: int, move: Mapping[str, Any], capture: bool = True) -> None:
         """Apply entry ``seq`` (the next one). Raises ``IllegalMove`` for a move the rules refuse,
-        ``TakeBackGap`` / ``ValueError`` for a take-back that cannot be followed."""
+        ``TakeBackGap`` / ``ValueError`` for a take-back that cannot be followed. ``capture``: see
+        ``capture_points``."""
         if is_take_back(move):
             target = move[TAKE_BACK_KEY]
             if type(target) is not int:
                 raise ValueError("a take-back names the entry it returns to")
             self.state, self.chain = restore(self.engine, self.chain, seat, target)
         else:
-            chain = chain_after(self.engine, self.chain, self.state, seq, seat, dict(move))
+            chain = chain_after(self.engine, self.chain, self.state, seq, seat, dict(move), capture)
             self.engine.play(self.state, seat, dict(move))
             self.chain = chain
         self.seq = seq

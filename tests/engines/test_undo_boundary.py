@@ -121,3 +121,12 @@ def test_towers_of_babylon_deck_list_changes_and_moved_minions_may_be_taken_back
             seen.add(m["type"])
         BABYLON.play(s, seat, rng.choice(moves))
     assert {"add", "move", "play", "draw"} <= seen
+
+
+def test_a_bulk_replay_keeps_turn_chains_only_where_a_take_back_or_the_open_turn_may_need_them():
+    from app.takeback import capture_points
+
+    loan, undo = {"type": "take_loan"}, take_back_entry(1)
+    entries = [(0, loan), (0, loan), (1, loan), (1, loan), (1, undo), (0, loan), (0, loan)]
+    assert capture_points(entries) == [False, False, True, True, False, True, True]
+    assert capture_points([]) == []
