@@ -2,11 +2,10 @@
 // it, the tracks, and a panel for whatever this seat decides now. Every move sent is one of
 // ctx.moves (the prompt's choices): a click on the map or a button only ever picks a listed move.
 //
-// Fixed data comes from two places, each fetched once: the outlines and the Westeros and
-// wildling card texts from map.json beside this file, and the areas' icons from the table's
-// static data (/api/tables/CODE/static). The table page merges that static data into the view,
-// but its "areas" and "houses" are shadowed there by the live view's keys of the same names, so
-// the renderer reads them from its own copy.
+// Fixed data comes from two places, each fetched once and cached by the browser: the outlines
+// and the Westeros and wildling card texts from map.json beside this file, and the areas' icons,
+// the houses, cards and orders from the table's static data, which the table page merges into
+// every view (under keys of its own: "area_info" and "house_info", never the live "areas").
 
 import { el, moveKey, Moves, plural, signed, svg } from "/static/js/kit.js";
 
@@ -34,16 +33,23 @@ const S = {
 
 // -- data ------------------------------------------------------------------------------------
 
-function load(ctx) {
+function load() {
   if (!S.loading) {
-    const get = (url) => fetch(url).then((r) => (r.ok ? r.json() : Promise.reject(new Error(url))));
-    S.loading = Promise.all([get("/static/games/game_of_thrones/map.json"), get(`/api/tables/${ctx.code}/static`)])
-      .then(([map, fixed]) => {
+    S.loading = fetch("/static/games/game_of_thrones/map.json").then((r) => (r.ok ? r.json() : Promise.reject(new Error("map"))))
+      .then((map) => {
         S.map = map;
-        S.fixed = { ...fixed, area: Object.fromEntries(fixed.areas.map((a) => [a.id, a])) };
         if (S.root && S.ctx) render(S.root, S.ctx);
       }, () => { S.loading = null; if (S.root) S.root.querySelector(".got-loading").textContent = "The map could not be loaded; reload the page."; });
   }
+}
+
+/** The static data merged into the view, with an index of the areas by id (built once). */
+function fixedOf(view) {
+  if (!view.area_info) return null;
+  if (!S.fixed || S.fixed.area_info !== view.area_info) {
+    S.fixed = { area_info: view.area_info, houses: view.house_info, area: Object.fromEntries(view.area_info.map((a) => [a.id, a])) };
+  }
+  return S.fixed;
 }
 
 const areaName = (id) => (S.fixed && S.fixed.area[id] ? S.fixed.area[id].name : id);
@@ -101,7 +107,8 @@ function buildMap() {
       svg("rect", { width: "8", height: "8", fill: "#8d8577" }), svg("path", { d: "M0 0V8", stroke: "#5c564c", "stroke-width": "3" })),
     svg("marker", { id: "got-arrow", viewBox: "0 0 10 10", refX: "7", refY: "5", markerWidth: "5", markerHeight: "5", orient: "auto-start-reverse" },
       svg("path", { d: "M0 0L10 5L0 10Z", class: "arrowhead" })));
-  const world = svg("g", { class: "world" }, areas, borders, labels, dyn, arrows);
+  const previewLayer = svg("g", { class: "g-arrows g-preview", "aria-hidden": "true" });
+  const world = svg("g", { class: "world" }, areas, borders, labels, dyn, arrows, previewLayer);
   const root = svg("svg", { viewBox: `0 0 ${w} ${h}`, class: "got-svg", role: "group", "aria-label": "Map of Westeros: every area is a button" }, defs, world);
   root.addEventListener("click", (e) => {
     if (S.dragged) { S.dragged = false; return; }
@@ -112,7 +119,13 @@ function buildMap() {
     const t = e.target.closest("[data-area]");
     if (t && (e.key === "Enter" || e.key === " ")) { e.preventDefault(); onArea(t.dataset.area); }
   });
-  return { svg: root, world, nodes, dyn, arrows };
+  // the arrow of a move is drawn while a pointer or the focus rests on its area
+  const hover = (e) => { const t = e.target.closest && e.target.closest("[data-area]"); preview(t ? areaMoves(t.dataset.area) : null); };
+  root.addEventListener("pointerover", hover);
+  root.addEventListener("focusin", hover);
+  root.addEventListener("pointerleave", () => preview(null));
+  root.addEventListener("focusout", () => preview(null));
+  return { svg: root, world, nodes, dyn, arrows, preview: previewLayer };
 }
 
 function areaLabel(id, a, info) {
@@ -204,6 +217,13 @@ function drawDynamic(view) {
       g.append(gt);
     }
     if (e.order) g.append(orderToken(view, e.order, ux, uy - 23));
+    const c = view.combat;
+    if (c && c.area === id && c.army && c.army.length) {
+      // the attackers stand in the embattled area during the battle, apart from its holders
+      const army = unitsAt(ux, uy + 27, c.army.map((k) => ({ kind: k, routed: false })), houseOf(view, c.attacker));
+      army.setAttribute("class", "attacking");
+      g.append(army);
+    }
     parts.push(g);
   }
   B.dyn.replaceChildren(...parts);
@@ -225,6 +245,7 @@ function describeArea(view, id, e, info, actionable) {
   if (e.neutral_force) bits.push(`neutral force ${e.neutral_force}`);
   if (e.power_token != null) bits.push(`Power token of ${houseOf(view, e.power_token).name}`);
   if (e.order) bits.push(e.order.token ? `order: ${orderLabel(view, e.order.token)}${e.order.hidden ? " (face down)" : ""}` : "a face-down order");
+  if (view.combat && view.combat.area === id) bits.push(`battle: ${houseOf(view, view.combat.attacker).name} attacks with ${view.combat.army.map((k) => UNIT_NAME[k]).join(", ")}`);
   if (actionable) bits.push("you may choose it now");
   return bits.join("; ");
 }
@@ -252,6 +273,40 @@ function arrows(view) {
   const c = view.combat;
   if (c && c.from) out.push(svg("path", { class: "arrow attack", d: arrowPath(c.from, c.area), "marker-end": "url(#got-arrow)" }));
   return out;
+}
+
+/** Where a listed move goes on the map, drawn before it is confirmed: a unit marching, a
+ * retreat, a raid. Null for a move that goes nowhere. */
+function moveArrow(m) {
+  const view = S.ctx.view;
+  const p = view.prompt || {};
+  if (m.type === "move" && p.from) return [p.from, m.to, UNIT_NAME[m.unit] || m.unit];
+  if (m.type === "retreat" && view.combat) return [view.combat.area, m.to, "retreat"];
+  if (m.type === "raid" && m.target) return [m.area, m.target, "raid"];
+  return null;
+}
+
+/** Show (or with null, clear) the arrows of the moves that a pointer or the focus rests on. */
+function preview(list) {
+  if (!S.built) return;
+  const out = [];
+  const seen = new Set();
+  for (const m of list || []) {
+    const a = moveArrow(m);
+    if (!a || seen.has(a[1])) continue;
+    seen.add(a[1]);
+    out.push(svg("path", { class: "arrow preview", d: arrowPath(a[0], a[1]), "marker-end": "url(#got-arrow)" }));
+    const names = (list || []).map(moveArrow).filter((b) => b && b[1] === a[1]).map((b) => b[2]);
+    const [x, y] = centre(a[1]);
+    out.push(svg("text", { class: "arrow-label preview", x: String(x), y: String(y - 34), "text-anchor": "middle", text: [...new Set(names)].join(" or ") }));
+  }
+  S.built.preview.replaceChildren(...out);
+  S.built.svg.classList.toggle("previewing", out.length > 0);
+}
+
+function previewMoveKey(key) {
+  const m = key && S.moves ? S.moves.byKey.get(key) : null;
+  preview(m ? [m] : null);
 }
 
 // -- zoom and pan ----------------------------------------------------------------------------
@@ -354,6 +409,8 @@ const AREA_TYPES = new Set(["order", "unorder", "raven_swap", "march", "consolid
 function mapArea(m) {
   if (m.type === "raid") return S.sel && m.area === S.sel && m.target ? m.target : m.area;
   if (m.type === "move" || m.type === "recruit" || m.type === "retreat") return m.to;
+  // a casualty is chosen on the embattled area, where both sides' units stand during the battle
+  if (m.type === "casualty") return S.ctx.view && S.ctx.view.combat ? S.ctx.view.combat.area : null;
   if (AREA_TYPES.has(m.type)) return m.area;
   const v = m.type === "ability" ? m.choice : m.type === "choose" ? m.option : null;
   return v && S.fixed.area[v] ? v : null;
@@ -375,7 +432,7 @@ function highlighted() {
   return [...new Set(all.map((m) => (m.type === "raid" ? m.area : mapArea(m))).filter(Boolean))];
 }
 
-const NEEDS_PANEL = new Set(["order", "raven_swap", "raid", "unorder"]);
+const NEEDS_PANEL = new Set(["order", "raven_swap", "raid", "unorder", "casualty"]);
 
 function onArea(id) {
   if (!S.ctx) return;
@@ -535,56 +592,89 @@ function cardChooser(view, loose) {
   return el("div", { class: "hand" }, ids.map((id) => houseCard(view, id, hand.has(id) ? (byCard.has(id) ? "" : "cancelled") : "used", byCard.get(id))));
 }
 
-function combatPanel(view) {
+// The parts of a side's strength, in the order the rules add them up (Rules §3.2–3.5).
+const PARTS = [["units", "Units"], ["order", "Order"], ["garrison", "Garrison"], ["neutral_force", "Neutral force"],
+  ["support", "Support"], ["card", "House card"], ["blade", "Valyrian Steel Blade"]];
+
+/** Each side's strength by part: the engine's own breakdown when the view carries one, else the
+ * same parts counted from what the view shows (a part not known yet is null). */
+function breakdown(view) {
   const c = view.combat;
-  if (!c) return null;
-  const att = houseOf(view, c.attacker);
+  if (c.breakdown) return c.breakdown;
   const live = Object.fromEntries((view.areas || []).map((a) => [a.id, a]));
   const there = live[c.area] || {};
   const info = S.fixed.area[c.area] || {};
   const fort = info.fortification && info.fortification !== "none";
-  const neutral = c.defender == null;
   const adj = new Set((view.adjacency || []).filter((p) => p.includes(c.area)).map((p) => (p[0] === c.area ? p[1] : p[0])));
   const unitValue = (k, attacking) => (k === "siege-engine" ? (attacking && fort ? 4 : 0) : STRENGTH[k]);
-  const side = (seat, attacking) => {
-    const rows = [];
-    const units = attacking ? c.army.map((k) => ({ kind: k })) : (there.units || []);
-    rows.push(["Units", units.reduce((s, u) => s + (u.routed ? 0 : unitValue(u.kind, attacking)), 0)]);
-    if (attacking) rows.push(["March order", orderInfo(view, c.march).modifier || 0]);
-    else if (there.order && there.order.token && orderInfo(view, there.order.token).kind === "defense") rows.push(["Defense order", orderInfo(view, there.order.token).modifier]);
-    if (!attacking && there.garrison) rows.push(["Garrison", there.garrison]);
-    let support = 0;
+  const revealed = Object.keys(c.cards || {}).length > 0;
+  const support = (attacking) => {
+    let total = 0;
     for (const [s, chose] of Object.entries(c.supporters || {})) {
       if (chose !== (attacking ? "attacker" : "defender")) continue;
       for (const a of view.areas || []) {
         if (!adj.has(a.id) || !a.order || a.order.seat !== +s || !a.order.token) continue;
         const o = orderInfo(view, a.order.token);
-        if (o.kind !== "support") continue;
-        if (info.kind === "sea" && S.fixed.area[a.id].kind === "land") continue;
-        support += (a.units || []).reduce((t, u) => t + (u.routed ? 0 : unitValue(u.kind, attacking)), 0) + (o.modifier || 0);
+        if (o.kind !== "support" || (info.kind === "sea" && S.fixed.area[a.id].kind === "land")) continue;
+        total += (a.units || []).reduce((t, u) => t + (u.routed ? 0 : unitValue(u.kind, attacking)), 0) + (o.modifier || 0);
       }
     }
-    rows.push(["Support", support]);
-    const card = (c.cards || {})[String(seat)];
-    if (card && view.house_cards[card]) rows.push([`House card: ${view.house_cards[card].name}`, view.house_cards[card].strength]);
-    const sum = rows.reduce((t, r) => t + r[1], 0);
-    const total = c.strength && c.strength[String(seat)];
-    if (total != null && total !== sum) rows.push(["Card texts and the blade", total - sum]);
-    return { rows, total: total != null ? total : sum, final: total != null };
+    return total;
   };
-  const a = side(c.attacker, true);
-  const d = neutral ? { rows: [["Neutral force", there.neutral_force || 0]], total: there.neutral_force || 0, final: true } : side(c.defender, false);
-  const column = (title, chip, s) => el("div", { class: "side-col" }, el("h4", {}, chip, ` ${title}`),
-    el("table", {}, el("tbody", {}, s.rows.map(([k, v]) => el("tr", {}, el("th", { scope: "row", text: k }), el("td", { text: signed(v, true) })))),
-      el("tfoot", {}, el("tr", {}, el("th", { scope: "row", text: s.final ? "Total" : "So far" }), el("td", { text: String(s.total) })))));
+  const side = (seat, attacking) => {
+    const parts = {};
+    parts.units = attacking ? c.army.reduce((t, k) => t + unitValue(k, true), 0)
+      : (there.units || []).reduce((t, u) => t + (u.routed ? 0 : unitValue(u.kind, false)), 0);
+    const defense = there.order && there.order.token && orderInfo(view, there.order.token);
+    parts.order = attacking ? orderInfo(view, c.march).modifier || 0 : defense && defense.kind === "defense" ? defense.modifier : 0;
+    if (!attacking) parts.garrison = there.garrison || 0;
+    parts.support = support(attacking);
+    const card = (c.cards || {})[String(seat)];
+    parts.card = revealed && card && view.house_cards[card] ? view.house_cards[card].strength : null;
+    const known = Object.values(parts).reduce((t, v) => t + (v || 0), 0);
+    const total = c.strength && c.strength[String(seat)];
+    // the final total also holds the blade and the cards' texts, which the view does not itemise
+    parts.blade = total != null ? total - known : null;
+    parts.total = total != null ? total : known;
+    return parts;
+  };
+  if (c.defender == null) {
+    const att = side(c.attacker, true);
+    return { attacker: att, defender: { neutral_force: there.neutral_force || 0, total: there.neutral_force || 0 } };
+  }
+  return { attacker: side(c.attacker, true), defender: side(c.defender, false) };
+}
+
+function combatPanel(view) {
+  const c = view.combat;
+  if (!c) return null;
+  const att = houseOf(view, c.attacker);
+  const neutral = c.defender == null;
+  const parts = breakdown(view);
+  const final = c.winner != null || Boolean(c.strength && Object.keys(c.strength).length);
+  const column = (title, chip, side, p) => {
+    const rows = PARTS.filter(([k]) => k in p && !(k === "order" && !p[k] && side === "defender") && !(k === "garrison" && !p[k]))
+      .map(([k, name]) => {
+        let label = name;
+        if (k === "order") label = side === "attacker" ? "March order" : "Defense order";
+        if (k === "card") { const id = (c.cards || {})[String(side === "attacker" ? c.attacker : c.defender)]; if (id && view.house_cards[id]) label = `House card: ${view.house_cards[id].name}`; }
+        if (k === "blade" && !view.breakdown && !c.breakdown) label = "Blade and card texts";
+        return el("tr", { "data-part": k }, el("th", { scope: "row", text: label }),
+          el("td", { text: p[k] == null ? "…" : signed(p[k], true), title: p[k] == null ? "not known yet" : "" }));
+      });
+    return el("div", { class: "side-col", "data-side": side }, el("h4", {}, chip, ` ${title}`),
+      el("table", {}, el("tbody", {}, rows),
+        el("tfoot", {}, el("tr", { "data-part": "total" }, el("th", { scope: "row", text: final ? "Total" : "So far" }), el("td", { text: String(p.total ?? 0) })))));
+  };
   const chosen = (c.chosen || []).map((s) => houseOf(view, s).name);
   const supporters = Object.entries(c.supporters || {}).map(([s, side]) => `${houseOf(view, +s).name}: ${side === "none" ? "nobody" : side}`);
   const box = el("section", { class: "got-combat", "aria-label": "Combat" },
     el("h3", { text: `Battle for ${areaName(c.area)}` }),
     el("p", { class: "note", text: `${att.name} attacks from ${areaName(c.from)} with ${c.army.map((k) => UNIT_NAME[k]).join(", ")}.` }),
-    el("div", { class: "sides" }, column("attacker", houseChip(view, c.attacker), a),
-      neutral ? column("defender", el("span", { class: "chip neutral", text: "Neutral force" }), d) : column("defender", houseChip(view, c.defender), d)),
-    supporters.length ? el("p", { class: "note", text: `Support: ${supporters.join("; ")}.` }) : null,
+    el("div", { class: "sides" }, column("attacker", houseChip(view, c.attacker), "attacker", parts.attacker),
+      neutral ? column("defender", el("span", { class: "chip neutral", text: "Neutral force" }), "defender", parts.defender)
+        : column("defender", houseChip(view, c.defender), "defender", parts.defender)),
+    supporters.length ? el("p", { class: "note support-list", text: `Support: ${supporters.join("; ")}.` }) : null,
     chosen.length && !Object.keys(c.cards || {}).length ? el("p", { class: "note", text: `House card chosen (face down): ${chosen.join(", ")}.` }) : null,
     c.my_card ? el("p", { class: "note", text: `Your card: ${view.house_cards[c.my_card].name}.` }) : null,
     Object.keys(c.cards || {}).length ? el("div", { class: "hand revealed" }, Object.values(c.cards).map((id) => houseCard(view, id))) : null,
@@ -613,15 +703,41 @@ function wildlingCard(id) {
     el("p", {}, el("b", { text: "Wildlings win: " }), `lowest bidder: ${w.lose.lowest_bidder} Everyone else: ${w.lose.everyone_else}`));
 }
 
+const BID_NAME = { ...TRACK_NAME, wildlings: "Wildlings" };
+
+/** The revealed bids of this Westeros phase: one column per bidding, a row per house, each cell
+ * the bid and the place it won (for a track), then who broke a tie. */
+function bidResults(view) {
+  const results = view.bid_results || [];
+  if (!results.length) return null;
+  const place = (r, s) => { const i = (r.order || []).indexOf(s); return r.track in TRACK_NAME && i >= 0 ? ` · ${ordinal(i + 1)}` : ""; };
+  const ties = results.filter((r) => r.tie_broken_by != null)
+    .map((r) => `${BID_NAME[r.track] || r.track}: tie broken by ${houseOf(view, r.tie_broken_by).name}`);
+  return el("div", { class: "bid-results" },
+    el("table", { class: "bid-table" }, el("caption", { text: `Bids revealed in round ${results[0].round}` }),
+      el("thead", {}, el("tr", {}, el("th", { scope: "col", text: "House" }), results.map((r) => el("th", { scope: "col", "data-track": r.track, text: BID_NAME[r.track] || r.track })))),
+      el("tbody", {}, view.houses.map((_, s) => el("tr", { "data-seat": String(s) }, el("th", { scope: "row" }, houseChip(view, s)),
+        results.map((r) => el("td", { "data-track": r.track, text: r.bids[String(s)] == null ? "—" : `${r.bids[String(s)]}${place(r, s)}` })))))),
+    ties.length ? el("p", { class: "note", text: `${ties.join(". ")}.` }) : null);
+}
+
+function westerosCards(view) {
+  return el("div", { class: "wcards" }, (view.westeros_cards || []).map((id, i) => {
+    const deck = ["I", "II", "III"][i];
+    const c = S.map.westeros[deck] && S.map.westeros[deck][id];
+    return c ? el("div", { class: "wcard", "data-card": id }, el("span", { class: "deck", text: `Deck ${deck}` }), el("strong", { text: c.name }),
+      c.icons ? el("span", { class: "icons", text: ` ${"✦".repeat(c.icons)} ${plural(c.icons, "wildling icon")}` }) : null,
+      el("p", { text: c.text })) : null;
+  }));
+}
+
 function westerosPanel(view) {
   const bits = [];
-  if ((view.westeros_cards || []).length && view.phase === "westeros") {
-    bits.push(el("div", { class: "wcards" }, view.westeros_cards.map((id, i) => {
-      const deck = ["I", "II", "III"][i];
-      const c = S.map.westeros[deck] && S.map.westeros[deck][id];
-      return c ? el("div", { class: "wcard" }, el("span", { class: "deck", text: deck }), el("strong", { text: c.name }),
-        c.icons ? el("span", { class: "icons", text: ` ${"✦".repeat(c.icons)}` }) : null, el("p", { text: c.text })) : null;
-    })));
+  if ((view.westeros_cards || []).length) {
+    // the three cards drawn this round: in full during the Westeros phase, folded afterwards
+    // (their restrictions still hold, so they stay at hand)
+    if (view.phase === "westeros") bits.push(el("h4", { text: "The cards drawn this round" }), westerosCards(view));
+    else bits.push(el("details", { class: "drawn" }, el("summary", { text: `Westeros cards of round ${view.round}: ${view.westeros_cards.map((id, i) => ((S.map.westeros[["I", "II", "III"][i]] || {})[id] || {}).name || id).join(", ")}` }), westerosCards(view)));
   }
   if (view.bids) {
     const asked = view.bids.asked || []; const chosen = view.bids.chosen || [];
@@ -630,6 +746,8 @@ function westerosPanel(view) {
         ` · ${plural(view.power[s], "Power token")}`))),
       view.bids.mine != null ? el("p", { class: "note", text: `Your bid: ${view.bids.mine}.` }) : null));
   }
+  const results = bidResults(view);
+  if (results) bits.push(results);
   if (view.wildling_last && S.map.wildlings[view.wildling_last]) bits.push(el("details", { class: "last-wild" }, el("summary", { text: `Last wildling card: ${S.map.wildlings[view.wildling_last].name}` }), wildlingCard(view.wildling_last)));
   if (!bits.length) return null;
   return el("section", { class: "got-westeros", "aria-label": "Westeros" }, el("h3", { text: "Westeros" }), bits);
@@ -679,14 +797,54 @@ function zoomButtons() {
     el("button", { type: "button", "data-zoom": "reset", "aria-label": "Show the whole map", onclick: () => { S.zoom = { k: 1, x: 0, y: 0 }; applyZoom(); } }, "⤢"));
 }
 
+// -- the log, filtered by round ----------------------------------------------------------------
+
+const ROUND_LINE = /^Round (\d+) begins/;
+
+/** Hide the log lines outside the chosen round ("" = every round). A line belongs to the round
+ * begun by the last "Round N begins" line before it (the setup to round 1). */
+function filterLog() {
+  const log = document.getElementById("log");
+  const pick = document.getElementById("got-log-round");
+  if (!log || !pick) return;
+  const want = pick.value;
+  let round = "1";
+  for (const li of log.children) {
+    const m = ROUND_LINE.exec(li.textContent);
+    if (m) round = m[1];
+    li.dataset.round = round;
+    li.hidden = Boolean(want) && round !== want;
+  }
+}
+
+/** A "Round" chooser above the table's log, added once; its rounds follow the game. */
+function logFilter(view) {
+  const log = document.getElementById("log");
+  if (!log) return;
+  let pick = document.getElementById("got-log-round");
+  if (!pick) {
+    pick = el("select", { id: "got-log-round", onchange: () => { filterLog(); const panel = document.getElementById("tab-log"); if (panel) panel.scrollTop = pick.value ? 0 : panel.scrollHeight; } });
+    log.before(el("p", { class: "got-log-filter" }, el("label", { for: "got-log-round", text: "Show the log of " }), pick));
+    new MutationObserver(filterLog).observe(log, { childList: true });
+  }
+  const rounds = Math.min(view.round, view.rounds || 10);
+  if (pick.options.length !== rounds + 1) {
+    const keep = pick.value;
+    pick.replaceChildren(el("option", { value: "", text: "every round" }),
+      ...Array.from({ length: rounds }, (_, i) => el("option", { value: String(i + 1), text: `round ${i + 1}` })));
+    pick.value = keep;
+  }
+  filterLog();
+}
+
 // -- the renderer ----------------------------------------------------------------------------
 
 export function render(root, ctx) {
   S.root = root; S.ctx = ctx;
   const view = ctx.view;
   if (!view) return;
-  if (!S.map || !S.fixed) {
-    load(ctx);
+  if (!S.map || !fixedOf(view)) {
+    load();
     if (!root.querySelector(".got-loading")) root.replaceChildren(el("p", { class: "got-loading", text: "Unrolling the map of Westeros…" }));
     return;
   }
@@ -698,6 +856,12 @@ export function render(root, ctx) {
     S.built.box = box;
     setupGestures(box);
     S.built.side = el("div", { class: "got-side" });
+    // and while one rests on its button
+    const onButton = (e) => { const b = e.target.closest && e.target.closest("[data-move]"); previewMoveKey(b ? b.dataset.move : null); };
+    S.built.side.addEventListener("pointerover", onButton);
+    S.built.side.addEventListener("focusin", onButton);
+    S.built.side.addEventListener("pointerleave", () => preview(null));
+    S.built.side.addEventListener("focusout", () => preview(null));
     S.built.bar = el("div", { class: "got-bar-wrap" });
     root.replaceChildren(el("div", { class: "got" }, S.built.bar,
       el("div", { class: "got-main" }, el("div", { class: "got-mapwrap" }, zoomButtons(), box), S.built.side)));
@@ -717,6 +881,9 @@ export function render(root, ctx) {
     const again = S.built.side.querySelector(`[data-move="${CSS.escape(focus)}"], [data-area-button="${CSS.escape(focus)}"]`);
     if (again) again.focus({ preventScroll: true });
   }
+  logFilter(view);
+  const focused = document.activeElement && document.activeElement.closest && document.activeElement.closest("[data-area]");
+  preview(focused && S.built.svg.contains(focused) ? areaMoves(focused.dataset.area) : null);
   root.dataset.seq = String(ctx.seq);
   root.dataset.kind = view.prompt ? view.prompt.kind : "";
   root.dataset.phase = view.phase;
