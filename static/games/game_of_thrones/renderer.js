@@ -605,19 +605,16 @@ function breakdown(view) {
   const there = live[c.area] || {};
   const info = S.fixed.area[c.area] || {};
   const fort = info.fortification && info.fortification !== "none";
-  const adj = new Set((view.adjacency || []).filter((p) => p.includes(c.area)).map((p) => (p[0] === c.area ? p[1] : p[0])));
   const unitValue = (k, attacking) => (k === "siege-engine" ? (attacking && fort ? 4 : 0) : STRENGTH[k]);
   const revealed = Object.keys(c.cards || {}).length > 0;
+  // supporters: the area of each Support order -> the side it backs ("none": nobody)
   const support = (attacking) => {
     let total = 0;
-    for (const [s, chose] of Object.entries(c.supporters || {})) {
-      if (chose !== (attacking ? "attacker" : "defender")) continue;
-      for (const a of view.areas || []) {
-        if (!adj.has(a.id) || !a.order || a.order.seat !== +s || !a.order.token) continue;
-        const o = orderInfo(view, a.order.token);
-        if (o.kind !== "support" || (info.kind === "sea" && S.fixed.area[a.id].kind === "land")) continue;
-        total += (a.units || []).reduce((t, u) => t + (u.routed ? 0 : unitValue(u.kind, attacking)), 0) + (o.modifier || 0);
-      }
+    for (const [id, chose] of Object.entries(c.supporters || {})) {
+      const a = live[id];
+      if (chose !== (attacking ? "attacker" : "defender") || !a || !a.order || !a.order.token) continue;
+      if (info.kind === "sea" && S.fixed.area[id] && S.fixed.area[id].kind === "land") continue;
+      total += (a.units || []).reduce((t, u) => t + (u.routed ? 0 : unitValue(u.kind, attacking)), 0) + (orderInfo(view, a.order.token).modifier || 0);
     }
     return total;
   };
@@ -667,7 +664,9 @@ function combatPanel(view) {
         el("tfoot", {}, el("tr", { "data-part": "total" }, el("th", { scope: "row", text: final ? "Total" : "So far" }), el("td", { text: String(p.total ?? 0) })))));
   };
   const chosen = (c.chosen || []).map((s) => houseOf(view, s).name);
-  const supporters = Object.entries(c.supporters || {}).map(([s, side]) => `${houseOf(view, +s).name}: ${side === "none" ? "nobody" : side}`);
+  const holder = Object.fromEntries((view.areas || []).map((a) => [a.id, a.seat]));
+  const supporters = Object.entries(c.supporters || {}).map(([id, side]) =>
+    `${holder[id] != null ? houseOf(view, holder[id]).name : "?"} from ${areaName(id)} backs ${side === "none" ? "nobody" : `the ${side}`}`);
   const box = el("section", { class: "got-combat", "aria-label": "Combat" },
     el("h3", { text: `Battle for ${areaName(c.area)}` }),
     el("p", { class: "note", text: `${att.name} attacks from ${areaName(c.from)} with ${c.army.map((k) => UNIT_NAME[k]).join(", ")}.` }),
@@ -881,6 +880,14 @@ export function render(root, ctx) {
     const again = S.built.side.querySelector(`[data-move="${CSS.escape(focus)}"], [data-area-button="${CSS.escape(focus)}"]`);
     if (again) again.focus({ preventScroll: true });
   }
+  // a battle that begins off-screen in a zoomed map comes into view, once
+  const battle = view.combat ? `${view.round}:${view.combat.from}:${view.combat.area}` : null;
+  if (battle && battle !== S.battle && S.zoom.k > 1.01) {
+    const [w, h] = S.map.size; const [ux, uy] = centre(view.combat.area);
+    S.zoom.x = w / 2 - ux * S.zoom.k; S.zoom.y = h / 2 - uy * S.zoom.k;
+    applyZoom();
+  }
+  S.battle = battle;
   logFilter(view);
   const focused = document.activeElement && document.activeElement.closest && document.activeElement.closest("[data-area]");
   preview(focused && S.built.svg.contains(focused) ? areaMoves(focused.dataset.area) : null);
