@@ -282,11 +282,15 @@ def test_three_players_play_game_of_thrones(browser: Browser, server: ServerProc
         backed = bool(c and any(side != "none" for side in c["supporters"].values()))
         on_page = pages and (through_pages or (kind == "cards" and not (seen["combat"] and seen["support"]))
                              or (kind == "support" and not seen["support"]) or (clash and not seen["clash"]))
-        if seen["clash"] and not seen["bids"] and pages and not view.get("bids"):
+        tracks_bid = [r for r in view.get("bid_results") or [] if r["track"] != "wildlings"]
+        if seen["clash"] and not seen["bids"] and pages and (view["phase"] != "westeros" or len(tracks_bid) == 3):
             check_bid_results(pages[0], table, seq)
             seen["bids"] = True
         if not seen["spectator"] and kind == "orders" and view["planning"]["placed"][str(seat)] >= 1:
             check_spectator(watcher, seq, view)
+            found = axe(watcher)
+            assert not found, found
+            watcher.context.close()  # one page fewer drawing every move
             seen["spectator"] = True
         if on_page:
             page = pages[seat]
@@ -332,8 +336,9 @@ def test_three_players_play_game_of_thrones(browser: Browser, server: ServerProc
     phone.evaluate("window.scrollTo(0, 0)")
     shot(phone, "map-phone")
     check_log_filter(desk)
-    found = axe(pages[0]) + axe(phone) + axe(watcher)
+    found = axe(pages[0]) + axe(phone)
     assert not found, found
+    print(f"two rounds through the pages: {moves} moves, {time.monotonic() - started:.0f} s")
     weight = page_weight(pages[0], api)
     assert weight < 40 * 1024, f"the page weighs {weight} bytes gzip"
     (tmp_path / "weight.txt").write_text(str(weight))
@@ -348,7 +353,6 @@ def test_three_players_play_game_of_thrones(browser: Browser, server: ServerProc
                 assert not p.errors, p.errors  # type: ignore[attr-defined]
                 p.context.close()
             pages.clear()
-            watcher.context.close()
         if not step(False):
             break
         assert moves < 4000, seen
