@@ -752,6 +752,8 @@ export function panel(view, seat) {
     { label: "Supply", value: String(view.supply[seat]) },
     { label: "Castles", value: `${view.castles[seat]}/7` },
     { label: "Cards", value: `${hand} in hand, ${used} used` }];
+  // the house cards already played, by name (they come back when the last one is played)
+  if (used) out.push({ label: "Used", value: view.discards[seat].map((id) => ((view.house_cards || {})[id] || {}).name || id).join(", ") });
   if (view.planning && (view.planning.asked || []).includes(seat)) {
     out.push({ label: "Orders", value: (view.planning.ready || []).includes(seat) ? "ready" : `${(view.planning.placed || {})[seat] || 0} placed`, warn: !(view.planning.ready || []).includes(seat) });
   }
