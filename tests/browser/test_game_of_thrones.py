@@ -102,12 +102,12 @@ class Policy:
                 kinds_placed = [a["order"]["token"] for a in view["areas"]
                                 if a.get("order") and a["order"]["seat"] == seat and a["order"].get("token")]
                 enemy = {a["id"] for a in view["areas"] if a.get("units") and a.get("seat") not in (None, seat)}
-                # the area nearest an enemy marches; the next one supports (a combat with support
-                # comes soon), the rest march too
+                # the area nearest an enemy marches; the others on the front support (so that
+                # a battle there soon has support declared), the rest march too
                 area = min((m["area"] for m in todo), key=lambda a: self.distance(a, enemy))
                 prefs: tuple[str, ...] = ("march-plus-one", "march", "march-minus-one", "support", "defense-plus-one")
                 marching = any(t.startswith("march") for t in kinds_placed)
-                if marching and not any(t.startswith("support") for t in kinds_placed):
+                if marching and self.distance(area, enemy) <= 2:
                     prefs = ("support-plus-one", "support", *prefs)
                 for want in prefs:
                     m = next((m for m in todo if m["area"] == area and m["order"] == want), None)
@@ -363,11 +363,19 @@ def test_three_players_play_game_of_thrones(browser: Browser, server: ServerProc
     # the rest through the API, a page opened for each move still to be seen on one
     for seat in list(pages):
         close_page(seat)
-    while not table.finished():
-        if not step(False):
+    games, start = 1, moves
+    while True:
+        while not table.finished() and step(False):
+            if moves - start > 2500 and not all(seen.values()):
+                break
+            assert moves - start < 5000, seen
+        if all(seen.values()) or games == 3:
             break
-        assert moves < 4000, seen
-    assert table.finished()
+        # rarely (one seed in twelve, engine-only trials) no battle has had support by now:
+        # another table, played the same way
+        table = Table(api, "game_of_thrones", NAMES)
+        games, start = games + 1, moves
+    assert table.finished(), seen
     seq = table.summary()["seq"]
     end = browser.new_context(**context_args("laptop")).new_page()
     end.goto(server.base + table.seat_url(0))
@@ -375,7 +383,7 @@ def test_three_players_play_game_of_thrones(browser: Browser, server: ServerProc
     expect(end.locator("#board")).to_have_class(re.compile("got-over"))
     expect(end.locator(".got-bar .won")).to_contain_text("wins")
     shot(end, "end")
-    print(f"moves {moves}, seen {seen}, weight {weight} B, {time.monotonic() - started:.0f} s")
+    print(f"moves {moves} in {games} game(s), seen {seen}, weight {weight} B, {time.monotonic() - started:.0f} s")
     missing = [k for k, v in seen.items() if not v]
     assert not missing, f"never seen on the pages: {missing}"
 
