@@ -7,8 +7,16 @@ import { el } from "./kit.js";
 const boot = JSON.parse(document.getElementById("boot").textContent);
 const $ = (id) => document.getElementById(id);
 const baseTitle = document.title;
-// diplomacy.js, only for a game with private chats: sees every message (early ones wait for it)
+// diplomacy.js (a game with private chats): fetched on a private message, an unread mark or its tab
 let privateChats = boot.diplomacy && [];
+function loadPrivate() {
+  if (!Array.isArray(privateChats) || privateChats.loading) return;
+  privateChats.loading = import("./diplomacy.js").then((m) => {
+    const early = privateChats;
+    privateChats = m.start(boot);
+    [early.table, ...early].forEach((x) => x && privateChats(x));
+  });
+}
 
 const state = {
   table: null, // public summary: players, status, awaiting…
@@ -117,8 +125,12 @@ function receive(msg) {
     case "error": onError(msg); break;
     default: break;
   }
-  if (Array.isArray(privateChats)) privateChats.push(msg);
-  else if (privateChats) privateChats(msg);
+  if (!Array.isArray(privateChats)) { if (privateChats) privateChats(msg); }
+  else if (msg.type === "table") privateChats.table = msg;
+  else if (msg.type.startsWith("private")) {
+    privateChats.push(msg);
+    if (msg.type !== "private_chats" || msg.chats.some((c) => c.unread)) loadPrivate();
+  }
 }
 
 function onTable(table) {
@@ -544,7 +556,7 @@ function setup() {
     state.chatSent = text;
     if (!send({ type: "chat", text })) chatRefused("Not connected — your message was not sent.");
   });
-  if (privateChats) import("./diplomacy.js").then((m) => { const early = privateChats; privateChats = m.start(boot); early.forEach(privateChats); });
+  if (privateChats) $("t-private").addEventListener("focus", loadPrivate);
   connect();
 }
 

@@ -58,6 +58,8 @@ def test_a_private_message_reaches_only_its_members_survives_reload_and_its_unre
     spectator = browser.new_context(**context_args("laptop")).new_page()
     loaded: list[str] = []
     spectator.on("request", lambda r: loaded.append(r.url))
+    cy_loaded: list[str] = []
+    cy.on("request", lambda r: cy_loaded.append(r.url))
     for page, where in ((ada, url["Ada"]), (bob, url["Bob"]), (cy, url["Cy"]),
                         (spectator, f"{server.base}/watch/{t['code']}")):
         page.goto(where)
@@ -128,7 +130,9 @@ def test_a_private_message_reaches_only_its_members_survives_reload_and_its_unre
     expect(ada.locator("#tab-private .pc-consent")).to_contain_text("you — not yet")
     shot(ada, screenshots, "chat")
 
-    # Cy and the spectator saw none of it; Cy's private tab has no chat.
+    # Cy and the spectator saw none of it. Cy's page has not even fetched the private chats'
+    # module (nothing private came to it); choosing the tab does, and it has no chat.
+    assert not [u for u in cy_loaded if "diplomacy" in u]
     private_tab(cy).click()
     expect(cy.locator("#tab-private")).to_contain_text("No private chats yet")
     expect(cy.locator("#private-unread")).to_be_hidden()
