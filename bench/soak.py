@@ -31,13 +31,16 @@ import asyncio
 import gc
 import json
 import os
+import queue
 import random
 import resource
 import shutil
+import signal
 import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import tracemalloc
 from pathlib import Path
@@ -200,74 +203,160 @@ async def reload_times(engines_paths: tuple[str, ...], repeats: int, seats_of: d
 
 # -- the soak ------------------------------------------------------------------------------------
 
-def soak_one(gid: str, engines: dict[str, Engine], a: argparse.Namespace, tmp: Path) -> dict[str, Any]:
+class Progress:
+    """Progress lines to stdout and, when given, appended to a file as they come (a soak runs
+    for hours in the background: the file says how far it got whatever happens after)."""
+
+    def __init__(self, path: str | None) -> None:
+        self.path = Path(path) if path else None
+        if self.path:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.lock = threading.Lock()
+
+    def __call__(self, line: str) -> None:
+        line = f"{time.strftime('%Y-%m-%d %H:%M:%S')} {line}"
+        with self.lock:
+            print(line, flush=True)
+            if self.path:
+                with open(self.path, "a", encoding="utf-8") as fh:
+                    fh.write(line + "\n")
+
+
+class Verifier(threading.Thread):
+    """Every finished game's published record, fetched and replayed (`parlour verify`'s check)
+    as the games finish: the table is then still in the server's memory, so fetching its
+    record costs the server little, and a run cut short has verified what it played."""
+
+    def __init__(self, base: str, engines: dict[str, Engine]) -> None:
+        super().__init__(name="verifier", daemon=True)
+        self.base = base
+        self.engines = engines
+        self.todo: queue.SimpleQueue[tuple[str, int] | None] = queue.SimpleQueue()
+        self.verified = 0
+        self.problems: list[str] = []
+
+    def run(self) -> None:
+        with httpx.Client(base_url=self.base, timeout=120) as c:
+            while (item := self.todo.get()) is not None:
+                code, seq = item
+                try:
+                    found = record_problems(c.get(f"/api/tables/{code}/record").json(), seq, self.engines)
+                except Exception as exc:  # a record that cannot be fetched is a record lost
+                    found = [f"the record could not be fetched: {exc!r}"]
+                if found:
+                    self.problems += [f"{code}: {p}" for p in found]
+                else:
+                    self.verified += 1
+
+
+def record_problems(record: dict[str, Any], seq: int, engines: dict[str, Engine]) -> list[str]:
+    """What is wrong with one finished game's published record: it must replay to its result
+    and final position, with every one of the ``seq`` moves the players saw stored."""
+    if "moves" not in record:
+        return [f"no record: {str(record)[:200]}"]
+    found = verify_record(record, engines)
+    if len(record["moves"]) != seq:
+        found.append(f"{len(record['moves'])} moves stored, {seq} seen")
+    return found
+
+
+def soak_one(gid: str, engines: dict[str, Engine], paths: tuple[str, ...], a: argparse.Namespace, tmp: Path,
+             say: Progress) -> dict[str, Any]:
     engine = engines[gid]
     seats = a.seats or engine.max_seats
-    server = ServerProcess(f"sqlite+aiosqlite:///{tmp / (gid + '.db')}", tmp / f"{gid}.log", engines="",
+    server = ServerProcess(f"sqlite+aiosqlite:///{tmp / (gid + '.db')}", tmp / f"{gid}.log", engines=",".join(paths),
                            core=None if a.no_pin else 0, quiet=True).start()
+    client: subprocess.Popen[str] | None = None
     try:
         if not (NODE_CLIENT / "node_modules" / "ws").exists():
             subprocess.run(["npm", "install", "--no-audit", "--no-fund", "--silent"], cwd=NODE_CLIENT, check=True)
         cmd = ["node", str(NODE_CLIENT / "load_client.mjs"), "--urls", server.base, "--tables", str(a.tables),
                "--seats", str(seats), "--think", "0", "--game", gid, "--duration", "0", "--warmup", "0",
-               "--games", str(a.games)]
+               "--games", str(a.games), "--stall", str(a.stall)]
         if not a.no_pin and shutil.which("taskset"):
             cmd = ["taskset", "-c", "1", *cmd]
         rss_start = server.rss_mb()
-        proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True)
-        assert proc.stdout is not None
+        verifier = Verifier(server.base, engines)
+        verifier.start()
         finished: list[tuple[str, int]] = []
         samples: list[dict[str, Any]] = []
         t0 = time.perf_counter()
+        deadline = t0 + 60 * a.minutes if a.minutes else None
+
+        def sample(label: str) -> dict[str, Any]:
+            stats = httpx.get(f"{server.base}/api/stats", timeout=60).json()
+            s = time.perf_counter() - t0
+            row = {"games": len(finished), "moves_stored": stats["commits"]["moves"], "s": round(s, 1),
+                   "rss_mb": round(server.rss_mb(), 1), "tables_in_memory": stats["tables_in_memory"],
+                   "cache_mb": stats["cache"]["estimated_mb"], "verified": verifier.verified,
+                   "problems": len(verifier.problems)}
+            samples.append(row)
+            say(f"{gid}: {label}{row['games']} games, {row['moves_stored']} moves stored "
+                f"({row['moves_stored'] / max(s, 1e-9):.0f} moves/s), server RSS {row['rss_mb']} MB, "
+                f"{row['tables_in_memory']} tables in memory (estimate {row['cache_mb']} MB), records verified "
+                f"{row['verified']}, problems {row['problems']}, {row['s']} s")
+            return row
+
+        say(f"{gid}: soak of {a.games} games on {a.tables} tables of {seats} seats; server RSS at start "
+            f"{rss_start:.1f} MB")
+        # The client's errors go to a file: a pipe nobody reads could fill and stall it.
+        errors_path = tmp / f"{gid}.client.err"
+        with open(errors_path, "w", encoding="utf-8") as errors:
+            client = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=errors, text=True)
+        assert client.stdout is not None
         result: dict[str, Any] = {}
-        for line in proc.stdout:
+        last_sample = time.perf_counter()
+        stopped = None
+        at_200: dict[str, Any] | None = None
+        for line in client.stdout:
             if line.startswith("FINISHED "):
                 _, code, seq = line.split()
                 finished.append((code, int(seq)))
+                verifier.todo.put((code, int(seq)))
                 n = len(finished)
-                if n == 200 or n % a.every == 0 or n == a.games:
-                    cache = httpx.get(f"{server.base}/api/stats").json()["cache"]
-                    samples.append({"games": n, "rss_mb": round(server.rss_mb(), 1),
-                                    "s": round(time.perf_counter() - t0, 1), "cached": cache["cached"]})
-                    print(f"  {gid}: {n} games, RSS {samples[-1]['rss_mb']} MB, {cache['cached']} tables cached, "
-                          f"{samples[-1]['s']} s", flush=True)
+                if n == 200:
+                    at_200 = sample("after the first ")
+                    last_sample = time.perf_counter()
+                elif n % a.every == 0 or n == a.games or time.perf_counter() - last_sample > a.interval:
+                    sample("")
+                    last_sample = time.perf_counter()
             elif line.startswith("{"):
                 result = json.loads(line)
-        proc.wait()
-        if proc.returncode != 0 or not result:
-            raise RuntimeError(f"the Node client failed on {gid}")
-        stats = httpx.get(f"{server.base}/api/stats").json()
-        problems = verify_all(server.base, finished, engines)
-        at_200 = next((s["rss_mb"] for s in samples if s["games"] == 200), None)
-        row = {"game": gid, "seats": seats, "tables": a.tables, "games": len(finished),
-               "moves": sum(seq for _, seq in finished), "moves_s": result.get("moves_s"),
+            if deadline and stopped is None and time.perf_counter() > deadline:
+                stopped = f"stopped at the time limit ({a.minutes:g} min)"
+                client.send_signal(signal.SIGTERM)  # the client ends with its figures
+        client.wait()
+        if client.returncode != 0 or not result:
+            why = errors_path.read_text(errors="replace").strip()[-2000:] or "(it said nothing)"
+            raise RuntimeError(f"the Node client failed on {gid} after {len(finished)} games "
+                               f"(exit code {client.returncode}): {why}")
+        end = sample("at the end: ")
+        verifier.todo.put(None)
+        verifier.join()
+        after = sample("records verified: ")
+        moves = sum(seq for _, seq in finished)
+        row = {"game": gid, "seats": seats, "tables": a.tables, "games": len(finished), "target_games": a.games,
+               "stopped": stopped, "moves": moves, "moves_stored": end["moves_stored"],
+               "moves_s": round(end["moves_stored"] / end["s"], 1), "round_trips_s": result.get("moves_s"),
                "errors": result.get("errors"), "error_kinds": result.get("error_kinds"),
-               "rss_mb_start": round(rss_start, 1), "rss_mb_after_200": at_200,
-               "rss_mb_end": samples[-1]["rss_mb"] if samples else None,
-               "rss_mb_max": max((s["rss_mb"] for s in samples), default=None),
-               "samples": samples, "cache": stats["cache"], "verified": len(finished) - len(problems),
-               "problems": problems[:10], "seconds": round(time.perf_counter() - t0, 1)}
-        growth = (row["rss_mb_end"] - at_200) if at_200 is not None and row["rss_mb_end"] is not None else None
-        print(f"{gid}: {row['games']} games ({row['moves']} moves, {row['moves_s']} moves/s), RSS at start "
-              f"{row['rss_mb_start']} MB, after 200 games {at_200} MB, at the end {row['rss_mb_end']} MB "
-              f"(growth {growth if growth is None else round(growth, 1)} MB), records verified "
-              f"{row['verified']}/{row['games']}, errors {row['errors']} {row['error_kinds'] or ''}", flush=True)
+               "stale_retries": result.get("stale_retries"), "rss_mb_start": round(rss_start, 1),
+               "rss_mb_after_200": at_200["rss_mb"] if at_200 else None, "rss_mb_end": end["rss_mb"],
+               "rss_mb_max": max(s["rss_mb"] for s in samples),
+               "rss_mb_after_verifying": after["rss_mb"], "tables_in_memory_end": end["tables_in_memory"],
+               "samples": samples, "verified": verifier.verified, "problems": verifier.problems[:20],
+               "seconds": end["s"]}
+        growth = round(row["rss_mb_end"] - at_200["rss_mb"], 1) if at_200 else None
+        row["rss_growth_mb"] = growth
+        say(f"{gid}: DONE {row['games']} games{' (' + stopped + ')' if stopped else ''}, {moves} moves "
+            f"({row['moves_s']} moves/s stored), server RSS at start {row['rss_mb_start']} MB, after 200 games "
+            f"{row['rss_mb_after_200']} MB, at the end {row['rss_mb_end']} MB (growth {growth} MB), records "
+            f"verified {row['verified']}/{row['games']}, problems {len(verifier.problems)}, client errors "
+            f"{row['errors']} {row['error_kinds'] or ''}")
         return row
     finally:
+        if client is not None and client.poll() is None:
+            client.kill()
         server.stop()
-
-
-def verify_all(base: str, finished: list[tuple[str, int]], engines: dict[str, Engine]) -> list[str]:
-    """Every finished game's published record replays to its result, with every move stored."""
-    problems = []
-    with httpx.Client(base_url=base, timeout=60) as c:
-        for code, seq in finished:
-            record = c.get(f"/api/tables/{code}/record").json()
-            found = verify_record(record, engines)
-            if len(record.get("moves", ())) != seq:
-                found.append(f"{len(record.get('moves', ()))} moves stored, {seq} seen")
-            problems += [f"{code}: {p}" for p in found]
-    return problems
 
 
 # -- idle sockets --------------------------------------------------------------------------------
@@ -338,11 +427,15 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
     p.add_argument("--tables", type=int, default=20, help="soak: tables at once; idle: tables")
     p.add_argument("--seats", type=int, default=0, help="soak: seats per table (default: the game's most)")
     p.add_argument("--every", type=int, default=500, help="soak: report RSS every N games")
+    p.add_argument("--interval", type=float, default=300, help="soak: and at least every N s (at a game's end)")
+    p.add_argument("--minutes", type=float, default=0, help="soak: stop each game's run after this long (0: never)")
+    p.add_argument("--stall", type=float, default=120, help="soak: a table without a new view this long fails the run")
+    p.add_argument("--progress", help="soak: append progress lines to this file as they come")
     p.add_argument("--game", default="london", help="idle: the game")
     p.add_argument("--settle", type=float, default=5, help="idle: seconds with the sockets open before measuring")
     p.add_argument("--seeds", type=int, default=3, help="table-cost: games per game and seat count")
     p.add_argument("--repeats", type=int, default=20, help="reload: loads timed per table")
-    p.add_argument("--got", action="store_true", help="also A Game of Thrones (table-cost, reload) though not hosted")
+    p.add_argument("--got", action="store_true", help="also A Game of Thrones, hosted through PARLOUR_ENGINES")
     p.add_argument("--no-pin", action="store_true")
     p.add_argument("--quick", action="store_true", help="seconds, small (table-cost, reload)")
     p.add_argument("--out", help="append the figures as JSON lines to this file")
@@ -365,13 +458,37 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
             if a.mode == "idle":
                 rows = [asyncio.run(idle_sockets(a, tmp))]
             else:
-                rows = [soak_one(g, engines, a, tmp) for g in wanted]
+                return soak_all(wanted, engines, tuple(dict.fromkeys(BUILTIN + extra)), a, tmp)
         finally:
             shutil.rmtree(tmp, ignore_errors=True)
+    for row in rows:
+        write_row(a, row)
+    return rows
+
+
+def write_row(a: argparse.Namespace, row: dict[str, Any]) -> None:
     if a.out:
         with open(a.out, "a", encoding="utf-8") as fh:
-            for row in rows:
-                fh.write(json.dumps({"mode": a.mode, "date": time.strftime("%Y-%m-%d"), **row}) + "\n")
+            fh.write(json.dumps({"mode": a.mode, "date": time.strftime("%Y-%m-%d"), **row}) + "\n")
+
+
+def soak_all(wanted: list[str], engines: dict[str, Engine], paths: tuple[str, ...], a: argparse.Namespace,
+             tmp: Path) -> list[dict[str, Any]]:
+    """The games one after another; each one's figures kept as soon as it ends, and a game that
+    fails says why and does not stop the next (the run still fails at the end)."""
+    say = Progress(a.progress)
+    rows, failed = [], []
+    for gid in wanted:
+        try:
+            row = soak_one(gid, engines, paths, a, tmp, say)
+        except Exception as exc:
+            say(f"{gid}: FAILED: {exc}")
+            failed.append(gid)
+            continue
+        write_row(a, row)
+        rows.append(row)
+    if failed:
+        raise SystemExit(f"the soak failed on {', '.join(failed)}")
     return rows
 
 

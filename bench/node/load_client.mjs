@@ -199,7 +199,8 @@ const cpu0 = process.cpuUsage();
 console.log("WINDOW_START");
 stats.measuring = true;
 const w0 = performance.now();
-await new Promise((r) => { finish = r; if (!GAMES) setTimeout(r, DURATION); });
+// SIGTERM (the soak's time limit) ends the run early, with its figures.
+await new Promise((r) => { finish = r; process.once("SIGTERM", r); if (!GAMES) setTimeout(r, DURATION); });
 stats.measuring = false;
 const windowS = (performance.now() - w0) / 1000;
 console.log("WINDOW_END");
