@@ -9,9 +9,11 @@
 soak: for each game, a real server (`parlour serve`, SQLite, its default settings, pinned to
 core 0) and the Node load client (pinned to core 1) playing random legal moves without think
 time on ``--tables`` tables at once, each finished game replaced by a new table, until
-``--games`` games have finished. Prints the server's RSS after the first 200 games and every
-``--every`` games after, then fetches every finished game's record and replays it
-(`parlour verify`'s check): nothing may be lost.
+``--games`` games have finished (or ``--minutes`` have passed). Reports the server's RSS and
+the tables in its memory after the first 200 games, every ``--every`` games and at least every
+``--interval`` seconds, to stdout and to ``--progress``; fetches every finished game's record as
+it finishes and replays it (`parlour verify`'s check): nothing may be lost. The games run one
+after another; ``--got`` adds A Game of Thrones (hosted through PARLOUR_ENGINES).
 
 table-cost: plays seeded random games in this process and builds the live table move by move
 as the server does (``LiveTable.follow``), measuring it with tracemalloc: its largest size, and
@@ -43,6 +45,7 @@ import tempfile
 import threading
 import time
 import tracemalloc
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -260,13 +263,52 @@ def record_problems(record: dict[str, Any], seq: int, engines: dict[str, Engine]
     return found
 
 
+class ClientFailed(RuntimeError):
+    pass
+
+
+def follow_client(cmd: list[str], errors_path: Path, on_finished: Callable[[str, int], None],
+                  deadline: float | None = None) -> dict[str, Any]:
+    """Run the load client until it ends, handing each "FINISHED code seq" line to
+    ``on_finished``; at ``deadline`` (perf_counter) it is asked to end (SIGTERM), and does so
+    with its figures. Returns its figures; raises ClientFailed, with the client's own words on
+    why, when it ends any other way: a soak never ends silently."""
+    # The client's errors go to a file: a pipe nobody reads could fill and stall it.
+    with open(errors_path, "w", encoding="utf-8") as errors:
+        client = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=errors, text=True)
+    assert client.stdout is not None
+    result: dict[str, Any] = {}
+    finished = 0
+    asked_to_stop = False
+    try:
+        for line in client.stdout:
+            if line.startswith("FINISHED "):
+                _, code, seq = line.split()
+                finished += 1
+                on_finished(code, int(seq))
+            elif line.startswith("{"):
+                result = json.loads(line)
+            if deadline is not None and time.perf_counter() > deadline:
+                deadline, asked_to_stop = None, True
+                client.send_signal(signal.SIGTERM)
+        client.wait()
+    finally:
+        if client.poll() is None:
+            client.kill()
+            client.wait()
+    if client.returncode != 0 or not result:
+        why = errors_path.read_text(errors="replace").strip()[-2000:] or "it said nothing"
+        raise ClientFailed(f"the load client ended after {finished} finished games without its figures "
+                           f"(exit code {client.returncode}): {why}")
+    return {**result, "asked_to_stop": asked_to_stop}
+
+
 def soak_one(gid: str, engines: dict[str, Engine], paths: tuple[str, ...], a: argparse.Namespace, tmp: Path,
              say: Progress) -> dict[str, Any]:
     engine = engines[gid]
     seats = a.seats or engine.max_seats
     server = ServerProcess(f"sqlite+aiosqlite:///{tmp / (gid + '.db')}", tmp / f"{gid}.log", engines=",".join(paths),
                            core=None if a.no_pin else 0, quiet=True).start()
-    client: subprocess.Popen[str] | None = None
     try:
         if not (NODE_CLIENT / "node_modules" / "ws").exists():
             subprocess.run(["npm", "install", "--no-audit", "--no-fund", "--silent"], cwd=NODE_CLIENT, check=True)
@@ -299,37 +341,26 @@ def soak_one(gid: str, engines: dict[str, Engine], paths: tuple[str, ...], a: ar
 
         say(f"{gid}: soak of {a.games} games on {a.tables} tables of {seats} seats; server RSS at start "
             f"{rss_start:.1f} MB")
-        # The client's errors go to a file: a pipe nobody reads could fill and stall it.
-        errors_path = tmp / f"{gid}.client.err"
-        with open(errors_path, "w", encoding="utf-8") as errors:
-            client = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=errors, text=True)
-        assert client.stdout is not None
-        result: dict[str, Any] = {}
         last_sample = time.perf_counter()
-        stopped = None
         at_200: dict[str, Any] | None = None
-        for line in client.stdout:
-            if line.startswith("FINISHED "):
-                _, code, seq = line.split()
-                finished.append((code, int(seq)))
-                verifier.todo.put((code, int(seq)))
-                n = len(finished)
-                if n == 200:
-                    at_200 = sample("after the first ")
-                    last_sample = time.perf_counter()
-                elif n % a.every == 0 or n == a.games or time.perf_counter() - last_sample > a.interval:
-                    sample("")
-                    last_sample = time.perf_counter()
-            elif line.startswith("{"):
-                result = json.loads(line)
-            if deadline and stopped is None and time.perf_counter() > deadline:
-                stopped = f"stopped at the time limit ({a.minutes:g} min)"
-                client.send_signal(signal.SIGTERM)  # the client ends with its figures
-        client.wait()
-        if client.returncode != 0 or not result:
-            why = errors_path.read_text(errors="replace").strip()[-2000:] or "(it said nothing)"
-            raise RuntimeError(f"the Node client failed on {gid} after {len(finished)} games "
-                               f"(exit code {client.returncode}): {why}")
+
+        def on_finished(code: str, seq: int) -> None:
+            nonlocal last_sample, at_200
+            finished.append((code, seq))
+            verifier.todo.put((code, seq))
+            n = len(finished)
+            if n == 200:
+                at_200 = sample("after the first ")
+                last_sample = time.perf_counter()
+            elif n % a.every == 0 or n == a.games or time.perf_counter() - last_sample > a.interval:
+                sample("")
+                last_sample = time.perf_counter()
+
+        try:
+            result = follow_client(cmd, tmp / f"{gid}.client.err", on_finished, deadline)
+        except ClientFailed as exc:
+            raise RuntimeError(f"{gid}: {exc}") from None
+        stopped = f"stopped at the time limit ({a.minutes:g} min)" if result["asked_to_stop"] else None
         end = sample("at the end: ")
         verifier.todo.put(None)
         verifier.join()
@@ -354,8 +385,6 @@ def soak_one(gid: str, engines: dict[str, Engine], paths: tuple[str, ...], a: ar
             f"{row['errors']} {row['error_kinds'] or ''}")
         return row
     finally:
-        if client is not None and client.poll() is None:
-            client.kill()
         server.stop()
 
 
