@@ -62,6 +62,7 @@ from engines.registry import BUILTIN, load_engines  # noqa: E402
 from tests.support.server import ServerProcess  # noqa: E402
 
 NODE_CLIENT = ROOT / "bench" / "node"
+TRACE_HOOK = ROOT / "bench" / "tracemalloc_hook"
 NAMES = ("Ada", "Bob", "Cy", "Di", "Ed", "Flo")
 GAME_OF_THRONES = "engines.game_of_thrones:ENGINE"
 
@@ -263,6 +264,33 @@ def record_problems(record: dict[str, Any], seq: int, engines: dict[str, Engine]
     return found
 
 
+def snapshot(server: ServerProcess, traces: Path, timeout: float = 300) -> Path:
+    """Have the server write a tracemalloc snapshot (SIGUSR1); its path once it is whole."""
+    target = traces / f"{len(list(traces.glob('*.snap'))):03d}.snap"
+    assert server.proc is not None
+    server.proc.send_signal(signal.SIGUSR1)
+    deadline = time.monotonic() + timeout
+    while not target.exists():
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"the server wrote no tracemalloc snapshot in {timeout:.0f} s")
+        time.sleep(0.2)
+    return target
+
+
+def traced_growth(before: Path, after: Path, top: int) -> str:
+    """The allocation sites that grew most between two snapshots, with their call stacks."""
+    ignore = [tracemalloc.Filter(False, tracemalloc.__file__),
+              tracemalloc.Filter(False, "<frozen importlib._bootstrap>")]
+    old = tracemalloc.Snapshot.load(str(before)).filter_traces(ignore)
+    new = tracemalloc.Snapshot.load(str(after)).filter_traces(ignore)
+    total = sum(s.size for s in new.statistics("filename")) - sum(s.size for s in old.statistics("filename"))
+    lines = [f"  all traced memory: {total / 2**20:+.2f} MB"]
+    for stat in new.compare_to(old, "traceback")[:top]:
+        lines.append(f"  {stat.size_diff / 1024:+9.1f} KB {stat.count_diff:+7d} blocks  "
+                     + " <- ".join(f"{Path(f.filename).name}:{f.lineno}" for f in reversed(stat.traceback[-6:])))
+    return "\n".join(lines)
+
+
 class ClientFailed(RuntimeError):
     pass
 
@@ -307,8 +335,14 @@ def soak_one(gid: str, engines: dict[str, Engine], paths: tuple[str, ...], a: ar
              say: Progress) -> dict[str, Any]:
     engine = engines[gid]
     seats = a.seats or engine.max_seats
+    traces = tmp / f"{gid}.traces"
+    trace_env = {}
+    if a.trace:  # the server snapshots what Python holds on SIGUSR1 (bench/tracemalloc_hook)
+        traces.mkdir()
+        trace_env = {"PYTHONTRACEMALLOC": "10", "SOAK_TRACE_DIR": str(traces),
+                     "PYTHONPATH": os.pathsep.join([str(TRACE_HOOK), os.environ.get("PYTHONPATH", "")])}
     server = ServerProcess(f"sqlite+aiosqlite:///{tmp / (gid + '.db')}", tmp / f"{gid}.log", engines=",".join(paths),
-                           core=None if a.no_pin else 0, quiet=True).start()
+                           core=None if a.no_pin else 0, quiet=True, extra_env=trace_env).start()
     try:
         if not (NODE_CLIENT / "node_modules" / "ws").exists():
             subprocess.run(["npm", "install", "--no-audit", "--no-fund", "--silent"], cwd=NODE_CLIENT, check=True)
@@ -351,6 +385,8 @@ def soak_one(gid: str, engines: dict[str, Engine], paths: tuple[str, ...], a: ar
             n = len(finished)
             if n == 200:
                 at_200 = sample("after the first ")
+                if a.trace:
+                    snapshot(server, traces)
                 last_sample = time.perf_counter()
             elif n % a.every == 0 or n == a.games or time.perf_counter() - last_sample > a.interval:
                 sample("")
@@ -362,6 +398,9 @@ def soak_one(gid: str, engines: dict[str, Engine], paths: tuple[str, ...], a: ar
             raise RuntimeError(f"{gid}: {exc}") from None
         stopped = f"stopped at the time limit ({a.minutes:g} min)" if result["asked_to_stop"] else None
         end = sample("at the end: ")
+        if a.trace and at_200 is not None:
+            say(f"{gid}: what Python holds more at the end than after 200 games (tracemalloc, top 25):\n"
+                + traced_growth(traces / "000.snap", snapshot(server, traces), 25))
         verifier.todo.put(None)
         verifier.join()
         after = sample("records verified: ")
@@ -460,6 +499,8 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
     p.add_argument("--minutes", type=float, default=0, help="soak: stop each game's run after this long (0: never)")
     p.add_argument("--stall", type=float, default=120, help="soak: a table without a new view this long fails the run")
     p.add_argument("--progress", help="soak: append progress lines to this file as they come")
+    p.add_argument("--trace", action="store_true",
+                   help="soak: the server under tracemalloc (slower): what it holds more at the end than at 200 games")
     p.add_argument("--game", default="london", help="idle: the game")
     p.add_argument("--settle", type=float, default=5, help="idle: seconds with the sockets open before measuring")
     p.add_argument("--seeds", type=int, default=3, help="table-cost: games per game and seat count")
