@@ -264,6 +264,16 @@ def record_problems(record: dict[str, Any], seq: int, engines: dict[str, Engine]
     return found
 
 
+def start_tracing(server: ServerProcess, traces: Path, timeout: float = 60) -> None:
+    assert server.proc is not None
+    server.proc.send_signal(signal.SIGUSR2)
+    deadline = time.monotonic() + timeout
+    while not (traces / "tracing").exists():
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"the server did not start tracing in {timeout:.0f} s")
+        time.sleep(0.2)
+
+
 def snapshot(server: ServerProcess, traces: Path, timeout: float = 300) -> Path:
     """Have the server write a tracemalloc snapshot (SIGUSR1); its path once it is whole."""
     target = traces / f"{len(list(traces.glob('*.snap'))):03d}.snap"
@@ -339,7 +349,7 @@ def soak_one(gid: str, engines: dict[str, Engine], paths: tuple[str, ...], a: ar
     trace_env = {}
     if a.trace:  # the server snapshots what Python holds on SIGUSR1 (bench/tracemalloc_hook)
         traces.mkdir()
-        trace_env = {"PYTHONTRACEMALLOC": "10", "SOAK_TRACE_DIR": str(traces),
+        trace_env = {"SOAK_TRACE_DIR": str(traces),
                      "PYTHONPATH": os.pathsep.join([str(TRACE_HOOK), os.environ.get("PYTHONPATH", "")])}
     server = ServerProcess(f"sqlite+aiosqlite:///{tmp / (gid + '.db')}", tmp / f"{gid}.log", engines=",".join(paths),
                            core=None if a.no_pin else 0, quiet=True, extra_env=trace_env).start()
@@ -352,6 +362,8 @@ def soak_one(gid: str, engines: dict[str, Engine], paths: tuple[str, ...], a: ar
         if not a.no_pin and shutil.which("taskset"):
             cmd = ["taskset", "-c", "1", *cmd]
         rss_start = server.rss_mb()
+        if a.trace:
+            start_tracing(server, traces)
         verifier = Verifier(server.base, engines)
         verifier.start()
         finished: list[tuple[str, int]] = []

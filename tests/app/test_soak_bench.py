@@ -8,13 +8,14 @@ import random
 import sys
 import textwrap
 import time
+import tracemalloc
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from app.tokens import seed_hash
-from bench.soak import ClientFailed, follow_client, hosted, main, record_problems
+from bench.soak import ClientFailed, follow_client, hosted, main, record_problems, traced_growth
 from engines.base import new_game, rules_version
 
 
@@ -111,3 +112,19 @@ def test_a_record_verifies_only_with_every_move_seen_stored_and_unchanged():
         new_game(engines["tower_of_london"], 2, 0x50A4, {}), first["seat"]) if m != first["move"])
     assert record_problems({**record, "moves": [{**first, "move": other}, *rest]}, seen, engines)
     assert record_problems({"error": "not_finished"}, seen, engines) == ["no record: {'error': 'not_finished'}"]
+
+
+# -- finding growth ------------------------------------------------------------------------------
+
+def test_traced_growth_names_the_line_that_kept_memory(tmp_path: Path):
+    kept: list[bytes] = []
+    tracemalloc.start(4)
+    try:
+        tracemalloc.take_snapshot().dump(str(tmp_path / "000.snap"))
+        kept += [bytes(1000) for _ in range(2000)]  # the growth: about 2 MB
+        tracemalloc.take_snapshot().dump(str(tmp_path / "001.snap"))
+    finally:
+        tracemalloc.stop()
+    report = traced_growth(tmp_path / "000.snap", tmp_path / "001.snap", 3)
+    top = report.splitlines()[1]
+    assert "test_soak_bench.py" in top and "+2000 blocks" in top and len(kept) == 2000
