@@ -407,7 +407,8 @@ def soak_one(gid: str, engines: dict[str, Engine], paths: tuple[str, ...], a: ar
         try:
             result = follow_client(cmd, tmp / f"{gid}.client.err", on_finished, deadline)
         except ClientFailed as exc:
-            raise RuntimeError(f"{gid}: {exc}") from None
+            log = server.log_text().strip()[-1500:] or "(empty)"
+            raise RuntimeError(f"{gid}: {exc}\nthe server's log ends:\n{log}") from None
         stopped = f"stopped at the time limit ({a.minutes:g} min)" if result["asked_to_stop"] else None
         end = sample("at the end: ")
         if a.trace and at_200 is not None:

@@ -52,6 +52,8 @@ const movesOf = (msg) => {
   return p && Array.isArray(p.choices) ? p.choices.map((c) => c.move) : (msg.moves || []);
 };
 const err = (k) => { stats.errors[k] = (stats.errors[k] || 0) + 1; };
+// fetch's own message is "fetch failed"; what failed is in its cause.
+const why = (e) => `${e.message}${e.cause ? ` (${e.cause.code || ""} ${e.cause.message})` : ""}`;
 
 async function post(base, path, body) {
   for (let attempt = 0; ; attempt++) {
@@ -61,9 +63,9 @@ async function post(base, path, body) {
       if (!r.ok) throw new Error(`${path} ${r.status} ${await r.text()}`);
       return await r.json();
     } catch (e) {
-      if (attempt >= 3) throw e;
+      if (attempt >= 5) throw e;
       err("http_retry");
-      await new Promise((r) => setTimeout(r, 50));
+      await new Promise((r) => setTimeout(r, 50 * 2 ** attempt)); // up to 1.6 s: a busy server
     }
   }
 }
@@ -102,7 +104,7 @@ class Table {
       ws.on("error", (e) => {
         err("connect");
         reject(e);
-        if (!stopping && !this.closed) fatal(`table ${this.code} seat ${i}: socket error: ${e.message}`);
+        if (!stopping && !this.closed) fatal(`table ${this.code} seat ${i}: socket error: ${why(e)}`);
       });
       ws.on("message", (data) => this.onMessage(i, data));
       ws.on("close", (code, reason) => {
@@ -168,7 +170,7 @@ class Table {
     const next = new Table();
     limited(() => next.setup()).then(() => { if (playing) next.kick(); }).catch((e) => {
       err("setup");
-      fatal(`a new table could not be set up: ${e.message}`);
+      fatal(`a new table could not be set up: ${why(e)}`);
     });
   }
 
@@ -184,7 +186,7 @@ let finish = () => {};
 const tables = Array.from({ length: TABLES }, () => new Table());
 const t0 = performance.now();
 await Promise.all(tables.map((t) => limited(() => t.setup())))
-  .catch((e) => fatal(`the tables could not be set up: ${e.message}`));
+  .catch((e) => fatal(`the tables could not be set up: ${why(e)}`));
 const setupS = (performance.now() - t0) / 1000;
 setInterval(() => {
   const now = performance.now();
