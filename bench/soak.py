@@ -352,8 +352,9 @@ def soak_one(gid: str, engines: dict[str, Engine], paths: tuple[str, ...], a: ar
         trace_env = {"SOAK_TRACE_DIR": str(traces),
                      "PYTHONPATH": os.pathsep.join([str(TRACE_HOOK), os.environ.get("PYTHONPATH", "")])}
     server = ServerProcess(f"sqlite+aiosqlite:///{tmp / (gid + '.db')}", tmp / f"{gid}.log", engines=",".join(paths),
-                           core=None if a.no_pin else 0, quiet=True, extra_env=trace_env).start()
+                           core=None if a.no_pin else 0, quiet=True, extra_env=trace_env)
     try:
+        server.start()
         if not (NODE_CLIENT / "node_modules" / "ws").exists():
             subprocess.run(["npm", "install", "--no-audit", "--no-fund", "--silent"], cwd=NODE_CLIENT, check=True)
         cmd = ["node", str(NODE_CLIENT / "load_client.mjs"), "--urls", server.base, "--tables", str(a.tables),
