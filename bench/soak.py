@@ -274,17 +274,20 @@ def start_tracing(server: ServerProcess, traces: Path, timeout: float = 60) -> N
         time.sleep(0.2)
 
 
-def snapshot(server: ServerProcess, traces: Path, timeout: float = 300) -> Path:
-    """Have the server write a tracemalloc snapshot (SIGUSR1); its path once it is whole."""
-    target = traces / f"{len(list(traces.glob('*.snap'))):03d}.snap"
+def probe(server: ServerProcess, traces: Path, timeout: float = 300) -> dict[str, Any]:
+    """What the server's allocators hold now (SIGUSR1, bench/tracemalloc_hook): Python's blocks
+    and tracked objects, malloc's bytes in use and free but kept; and, when tracing, the path of
+    the tracemalloc snapshot written with them."""
+    target = traces / f"{len(list(traces.glob('*.json'))):03d}"
     assert server.proc is not None
     server.proc.send_signal(signal.SIGUSR1)
     deadline = time.monotonic() + timeout
-    while not target.exists():
+    while not target.with_suffix(".json").exists():
         if time.monotonic() > deadline:
-            raise RuntimeError(f"the server wrote no tracemalloc snapshot in {timeout:.0f} s")
-        time.sleep(0.2)
-    return target
+            raise RuntimeError(f"the server answered no probe in {timeout:.0f} s")
+        time.sleep(0.1)
+    found: dict[str, Any] = json.loads(target.with_suffix(".json").read_text())
+    return {**found, "snapshot": str(target.with_suffix(".snap"))}
 
 
 def traced_growth(before: Path, after: Path, top: int) -> str:
@@ -347,9 +350,9 @@ def soak_one(gid: str, engines: dict[str, Engine], paths: tuple[str, ...], a: ar
     seats = a.seats or engine.max_seats
     traces = tmp / f"{gid}.traces"
     trace_env = {}
-    if a.trace:  # the server snapshots what Python holds on SIGUSR1 (bench/tracemalloc_hook)
+    if a.probe or a.trace:  # the server tells what its allocators hold on SIGUSR1 (bench/tracemalloc_hook)
         traces.mkdir()
-        trace_env = {"SOAK_TRACE_DIR": str(traces),
+        trace_env = {"SOAK_TRACE_DIR": str(traces), **({"SOAK_TRACE_FRAMES": "8"} if a.trace else {}),
                      "PYTHONPATH": os.pathsep.join([str(TRACE_HOOK), os.environ.get("PYTHONPATH", "")])}
     server = ServerProcess(f"sqlite+aiosqlite:///{tmp / (gid + '.db')}", tmp / f"{gid}.log", engines=",".join(paths),
                            core=None if a.no_pin else 0, quiet=True, extra_env=trace_env)
@@ -379,9 +382,15 @@ def soak_one(gid: str, engines: dict[str, Engine], paths: tuple[str, ...], a: ar
                    "rss_mb": round(server.rss_mb(), 1), "tables_in_memory": stats["tables_in_memory"],
                    "cache_mb": stats["cache"]["estimated_mb"], "verified": verifier.verified,
                    "problems": len(verifier.problems)}
+            held = ""
+            if a.probe or a.trace:
+                row.update(probe(server, traces))
+                held = (f" (Python {row['python_blocks']} blocks, {row['gc_objects']} objects; malloc "
+                        f"{row.get('malloc_in_use', 0) / 2**20:.1f} MB in use, "
+                        f"{row.get('malloc_free_kept', 0) / 2**20:.1f} MB free but kept)")
             samples.append(row)
             say(f"{gid}: {label}{row['games']} games, {row['moves_stored']} moves stored "
-                f"({row['moves_stored'] / max(s, 1e-9):.0f} moves/s), server RSS {row['rss_mb']} MB, "
+                f"({row['moves_stored'] / max(s, 1e-9):.0f} moves/s), server RSS {row['rss_mb']} MB{held}, "
                 f"{row['tables_in_memory']} tables in memory (estimate {row['cache_mb']} MB), records verified "
                 f"{row['verified']}, problems {row['problems']}, {row['s']} s")
             return row
@@ -398,8 +407,6 @@ def soak_one(gid: str, engines: dict[str, Engine], paths: tuple[str, ...], a: ar
             n = len(finished)
             if n == 200:
                 at_200 = sample("after the first ")
-                if a.trace:
-                    snapshot(server, traces)
                 last_sample = time.perf_counter()
             elif n % a.every == 0 or n == a.games or time.perf_counter() - last_sample > a.interval:
                 sample("")
@@ -414,7 +421,7 @@ def soak_one(gid: str, engines: dict[str, Engine], paths: tuple[str, ...], a: ar
         end = sample("at the end: ")
         if a.trace and at_200 is not None:
             say(f"{gid}: what Python holds more at the end than after 200 games (tracemalloc, top 25):\n"
-                + traced_growth(traces / "000.snap", snapshot(server, traces), 25))
+                + traced_growth(Path(at_200["snapshot"]), Path(end["snapshot"]), 25))
         verifier.todo.put(None)
         verifier.join()
         after = sample("records verified: ")
@@ -513,8 +520,10 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
     p.add_argument("--minutes", type=float, default=0, help="soak: stop each game's run after this long (0: never)")
     p.add_argument("--stall", type=float, default=120, help="soak: a table without a new view this long fails the run")
     p.add_argument("--progress", help="soak: append progress lines to this file as they come")
+    p.add_argument("--probe", action="store_true",
+                   help="soak: with each RSS sample, what the server's Python and malloc hold (cheap)")
     p.add_argument("--trace", action="store_true",
-                   help="soak: the server under tracemalloc (slower): what it holds more at the end than at 200 games")
+                   help="soak: the server under tracemalloc (much slower): what it holds more at the end than at 200")
     p.add_argument("--game", default="london", help="idle: the game")
     p.add_argument("--settle", type=float, default=5, help="idle: seconds with the sockets open before measuring")
     p.add_argument("--seeds", type=int, default=3, help="table-cost: games per game and seat count")
