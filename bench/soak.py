@@ -274,6 +274,17 @@ def start_tracing(server: ServerProcess, traces: Path, timeout: float = 60) -> N
         time.sleep(0.2)
 
 
+def rss_parts(server: ServerProcess) -> dict[str, float]:
+    """The server's resident memory of its own (heap, arenas, stacks) and of mapped files (the
+    code of Python and its libraries, paged in as it first runs)."""
+    assert server.proc is not None
+    parts = {}
+    for line in Path(f"/proc/{server.proc.pid}/status").read_text().splitlines():
+        if line.startswith(("RssAnon:", "RssFile:")):
+            parts["rss_" + line[3:7].lower() + "_mb"] = round(int(line.split()[1]) / 1024, 1)
+    return parts
+
+
 def probe(server: ServerProcess, traces: Path, timeout: float = 300) -> dict[str, Any]:
     """What the server's allocators hold now (SIGUSR1, bench/tracemalloc_hook): Python's blocks
     and tracked objects, malloc's bytes in use and free but kept; and, when tracing, the path of
@@ -379,8 +390,9 @@ def soak_one(gid: str, engines: dict[str, Engine], paths: tuple[str, ...], a: ar
             stats = httpx.get(f"{server.base}/api/stats", timeout=60).json()
             s = time.perf_counter() - t0
             row = {"games": len(finished), "moves_stored": stats["commits"]["moves"], "s": round(s, 1),
-                   "rss_mb": round(server.rss_mb(), 1), "tables_in_memory": stats["tables_in_memory"],
-                   "cache_mb": stats["cache"]["estimated_mb"], "verified": verifier.verified,
+                   "rss_mb": round(server.rss_mb(), 1), **rss_parts(server),
+                   "tables_in_memory": stats["tables_in_memory"], "cache_mb": stats["cache"]["estimated_mb"],
+                   "verified": verifier.verified,
                    "problems": len(verifier.problems)}
             held = ""
             if a.probe or a.trace:
@@ -390,7 +402,8 @@ def soak_one(gid: str, engines: dict[str, Engine], paths: tuple[str, ...], a: ar
                         f"{row.get('malloc_free_kept', 0) / 2**20:.1f} MB free but kept)")
             samples.append(row)
             say(f"{gid}: {label}{row['games']} games, {row['moves_stored']} moves stored "
-                f"({row['moves_stored'] / max(s, 1e-9):.0f} moves/s), server RSS {row['rss_mb']} MB{held}, "
+                f"({row['moves_stored'] / max(s, 1e-9):.0f} moves/s), server RSS {row['rss_mb']} MB (anonymous "
+                f"{row.get('rss_anon_mb')}, files {row.get('rss_file_mb')}){held}, "
                 f"{row['tables_in_memory']} tables in memory (estimate {row['cache_mb']} MB), records verified "
                 f"{row['verified']}, problems {row['problems']}, {row['s']} s")
             return row
