@@ -172,7 +172,8 @@ async def server_stats(parlour: ParlourDep) -> JSON:
                         "moves_per_commit": round(journal.moves / journal.batches, 2) if journal.batches else None},
             "tables_in_memory": len(parlour.live.cached_ids()),
             "cache": parlour.live.stats(),
-            "connections": sum(len(r) for r in parlour.hub.rooms.values())}
+            "connections": sum(len(r) for r in parlour.hub.rooms.values()),
+            "clock_timeouts_played": parlour.clocks.played, "pushes_sent": parlour.pusher.sent}
 
 
 @router.post("/stats/reset", include_in_schema=False)
