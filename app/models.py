@@ -117,7 +117,7 @@ class PushSubscription(Base):
     auth: Mapped[str] = mapped_column(String(100))
     # The seq of the last "your turn" sent: claimed with a guarded update, so one push per turn
     # whichever server process notices it.
-    last_seq: Mapped[int] = mapped_column(Integer, default=0)
+    last_seq: Mapped[int] = mapped_column(Integer, default=-1)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
 

@@ -127,7 +127,7 @@ class Pusher:
             if len(rows) >= SUBSCRIPTIONS_PER_SEAT:
                 raise ApiError(409, "too_many_subscriptions",
                                f"This seat already notifies {len(rows)} browsers; remove one first.")
-            s.add(PushSubscription(player_id=player_id, endpoint=endpoint, p256dh=p256dh, auth=auth, last_seq=0))
+            s.add(PushSubscription(player_id=player_id, endpoint=endpoint, p256dh=p256dh, auth=auth, last_seq=-1))
 
     async def unsubscribe(self, player_id: int, endpoint: object) -> bool:
         if not isinstance(endpoint, str):
