@@ -35,9 +35,10 @@ class PushEndpoint:
         arrived = self.arrived
 
         class Handler(BaseHTTPRequestHandler):
-            def do_POST(self) -> None:  # noqa: N802 -- the http.server name
+            def do_POST(self) -> None:
                 body = self.rfile.read(int(self.headers.get("Content-Length", "0")))
-                received.append({"path": self.path, "headers": {k.lower(): v for k, v in self.headers.items()}, "body": body})
+                headers = {k.lower(): v for k, v in self.headers.items()}
+                received.append({"path": self.path, "headers": headers, "body": body})
                 self.send_response(status)
                 self.end_headers()
                 arrived.set()
@@ -67,10 +68,12 @@ class Browser:
 
     def subscription(self) -> dict[str, Any]:
         point = self.key.public_key().public_bytes(Encoding.X962, PublicFormat.UncompressedPoint)
-        return {"endpoint": self.endpoint, "expirationTime": None, "keys": {"p256dh": b64(point), "auth": b64(self.auth)}}
+        keys = {"p256dh": b64(point), "auth": b64(self.auth)}
+        return {"endpoint": self.endpoint, "expirationTime": None, "keys": keys}
 
     def decrypt(self, body: bytes) -> dict[str, Any]:
-        return dict(json.loads(http_ece.decrypt(body, private_key=self.key, auth_secret=self.auth, version="aes128gcm")))
+        plain = http_ece.decrypt(body, private_key=self.key, auth_secret=self.auth, version="aes128gcm")
+        return dict(json.loads(plain))
 
 
 @pytest.fixture
@@ -213,4 +216,5 @@ def test_forgetting_a_subscription(c: Any, endpoint: PushEndpoint) -> None:
     c.post(f"/api/seats/{t['ada']}/push", json=browser.subscription())
     r = c.post(f"/api/seats/{t['ada']}/push/forget", json={"endpoint": browser.endpoint})
     assert r.json() == {"forgotten": True}
-    assert c.post(f"/api/seats/{t['ada']}/push/forget", json={"endpoint": browser.endpoint}).json() == {"forgotten": False}
+    again = c.post(f"/api/seats/{t['ada']}/push/forget", json={"endpoint": browser.endpoint})
+    assert again.json() == {"forgotten": False}
