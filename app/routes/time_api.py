@@ -104,7 +104,7 @@ async def my_tables(body: MyTablesIn, request: Request, parlour: ParlourDep) -> 
             "your_turn": player.seat is not None and player.seat in live.awaiting,
             "last_move_at": iso(last.get(live.id)), "seq": live.seq,
         })
-    order = {t: i for i, t in enumerate(body.seats)}
+    order = {t: i for i, t in enumerate(dict.fromkeys(body.seats))}
     out.sort(key=lambda t: order.get(t["seat_token"], 0))
     return {"tables": out}
 
@@ -164,36 +164,46 @@ async def play_again(token: str, seat: SeatDep, request: Request, parlour: Parlo
 @router.get("/seats/{token}/again")
 async def rematch_offer(seat: SeatDep, parlour: ParlourDep) -> JSON:
     """The new table offered at the end of this one, if any: its code and who offered it."""
-    live, _ = seat
-    async with parlour.sessions() as s:
-        offered = await s.get(Rematch, live.id)
-    if offered is None:
+    offer = await offered_table(parlour, seat[0])
+    if offer is None:
         return {"offered": False}
-    new = await parlour.live.get(offered.new_table_id)
-    by = next((p.name for p in live.players if p.id == offered.player_id), "?")
-    return {"offered": True, "code": new.code if new else None, "by": by,
-            "status": new.status if new else None}
+    return {"offered": True, "code": offer[0].code, "by": offer[1], "status": offer[0].status}
 
 
 @router.post("/seats/{token}/again/join", status_code=201)
 async def join_again(token: str, seat: SeatDep, request: Request, parlour: ParlourDep) -> JSON:
     """Take a seat at the new table offered at the end of this one, under the same name, in one
     step. Asked again, it answers the same seat."""
-    live, player = seat
+    new, mine = await take_rematch_seat(parlour, token, *seat)
+    base = parlour.public_base(request)
+    return {"code": new.code, "invite_url": f"{base}/join/{new.code}", "seat_url": f"/seat/{mine}",
+            "seat_token": mine}
+
+
+async def offered_table(parlour: Parlour, live: LiveTable) -> tuple[LiveTable, str] | None:
+    """The new table offered at the end of ``live`` and who offered it (None: no offer)."""
     async with parlour.sessions() as s:
         offered = await s.get(Rematch, live.id)
-    if offered is None:
-        raise not_found("rematch")
+    new = await parlour.live.get(offered.new_table_id) if offered is not None else None
+    if offered is None or new is None:
+        return None
+    return new, next((p.name for p in live.players if p.id == offered.player_id), "?")
+
+
+async def rematch_seat(parlour: Parlour, token: str) -> tuple[LiveTable, str] | None:
+    """This seat's place at the rematch, if it has taken it: the table and the seat token."""
     mine = again_token(token)
     here = await parlour.live.by_token_hash(hash_token(mine))
-    if here is None:
-        new = await parlour.live.get(offered.new_table_id)
-        if new is None:
-            raise not_found("rematch")
-        await parlour.rooms.join(new.id, player.name, token=mine)
-        here = await parlour.live.by_token_hash(hash_token(mine))
-        if here is None:
-            raise not_found("rematch")
-    base = parlour.public_base(request)
-    return {"code": here[0].code, "invite_url": f"{base}/join/{here[0].code}", "seat_url": f"/seat/{mine}",
-            "seat_token": mine}
+    return (here[0], mine) if here is not None else None
+
+
+async def take_rematch_seat(parlour: Parlour, token: str, live: LiveTable, player: PlayerInfo) -> tuple[LiveTable, str]:
+    taken = await rematch_seat(parlour, token)
+    if taken is not None:
+        return taken
+    offer = await offered_table(parlour, live)
+    if offer is None:
+        raise not_found("rematch")
+    mine = again_token(token)
+    await parlour.rooms.join(offer[0].id, player.name, token=mine)
+    return offer[0], mine
