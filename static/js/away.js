@@ -12,7 +12,7 @@ function b64ToBytes(text) {
 function paint(button) {
   const on = "Notification" in window && Notification.permission === "granted";
   button.setAttribute("aria-pressed", String(on));
-  button.textContent = on ? "🔔 Notifications: on" : "🔔 Notify me";
+  button.textContent = on ? "Notifications: on" : "Notify me";
 }
 
 /** The player asked: the browser's permission, then a push subscription for this seat. */
@@ -20,7 +20,7 @@ export async function ask(boot, button) {
   if (!("Notification" in window)) { button.textContent = "No notifications in this browser"; return; }
   const answer = await Notification.requestPermission();
   paint(button);
-  if (answer !== "granted") { button.textContent = "🔕 Notifications refused"; return; }
+  if (answer !== "granted") { button.textContent = "Notifications refused"; return; }
   await subscribe(boot);
 }
 
