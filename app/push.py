@@ -15,6 +15,7 @@ import base64
 import binascii
 import ipaddress
 import logging
+import time
 from collections import OrderedDict
 from typing import Any
 from urllib.parse import urlsplit
@@ -32,6 +33,7 @@ log = logging.getLogger("parlour.push")
 KEY_NAME = "vapid_private_pem"
 SUBSCRIPTIONS_PER_SEAT = 8
 KNOWN_LIMIT = 50_000
+SUBSCRIBERS_TTL = 30.0
 
 
 def b64url(data: bytes) -> str:
@@ -86,6 +88,7 @@ class Pusher:
         self.public_key = ""
         self._awaited: OrderedDict[int, tuple[int, frozenset[int]]] = OrderedDict()
         self._tasks: set[asyncio.Task[Any]] = set()
+        self._subscribers: OrderedDict[int, tuple[float, frozenset[int]]] = OrderedDict()
         self.sent = 0
         hub.extras.append(self._on_change)
 
@@ -116,8 +119,9 @@ class Pusher:
 
     # -- subscriptions -------------------------------------------------------------------------
 
-    async def subscribe(self, player_id: int, raw: object) -> None:
+    async def subscribe(self, player_id: int, raw: object, table_id: int | None = None) -> None:
         endpoint, p256dh, auth = clean_subscription(raw, self.allow_http)
+        self._subscribers.pop(table_id or 0, None)  # read again at the next turn
         async with self.live.sessions() as s, s.begin():
             rows = (await s.scalars(select(PushSubscription).where(PushSubscription.player_id == player_id))).all()
             same = next((r for r in rows if r.endpoint == endpoint), None)
@@ -159,11 +163,34 @@ class Pusher:
         if not fresh:
             return
         connected = self.hub.connected(live.id)
-        for p in live.players:
-            if p.seat in fresh and p.id not in connected:
-                task = asyncio.create_task(self.notify(live, p.id, live.seq))
-                self._tasks.add(task)
-                task.add_done_callback(self._tasks.discard)
+        away = [p.id for p in live.players if p.seat in fresh and p.id not in connected]
+        if away:
+            task = asyncio.create_task(self._notify_away(live, away, live.seq))
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+
+    async def _notify_away(self, live: LiveTable, player_ids: list[int], seq: int) -> None:
+        subscribed = await self._subscribed(live)
+        for player_id in player_ids:
+            if player_id in subscribed:
+                await self.notify(live, player_id, seq)
+
+    async def _subscribed(self, live: LiveTable) -> frozenset[int]:
+        """The table's players with a subscription, read at most every SUBSCRIBERS_TTL seconds (a
+        move costs no query at a table nobody subscribed at; a subscription made through another
+        server process is seen within that time, one made here at once)."""
+        known = self._subscribers.get(live.id)
+        if known is not None and time.monotonic() - known[0] < SUBSCRIBERS_TTL:
+            return known[1]
+        ids = [p.id for p in live.players]
+        async with self.live.sessions() as s:
+            found = frozenset((await s.scalars(select(PushSubscription.player_id)
+                                               .where(PushSubscription.player_id.in_(ids)))).all())
+        self._subscribers[live.id] = (time.monotonic(), found)
+        self._subscribers.move_to_end(live.id)
+        while len(self._subscribers) > KNOWN_LIMIT:
+            self._subscribers.popitem(last=False)
+        return found
 
     async def notify(self, live: LiveTable, player_id: int, seq: int) -> int:
         """Send "your turn" to each of the player's subscriptions not yet sent one at ``seq``."""

@@ -25,9 +25,10 @@ class FoundIn(BaseModel):
     game: str
     name: Any = None
     options: dict[str, Any] | None = None
-    # None: no clock; {"kind": "fischer", "seconds": 600, "increment": 5, "on_timeout": "pass"} or
-    # {"kind": "deadline", "seconds": 86400, "on_timeout": "bot_easy"} (see app/clock_rules.py)
-    clock: dict[str, Any] | None = None
+    clock: dict[str, Any] | None = Field(default=None, description=(
+        'Optional clocks: {"kind": "fischer", "seconds": 600, "increment": 5, "on_timeout": "pass"} (a chess '
+        'clock per player) or {"kind": "deadline", "seconds": 86400, "on_timeout": "bot_easy"} (a time per '
+        'decision); on_timeout is "pass", "bot_easy" or "bot_good". See app/clock_rules.py.'))
 
 
 class JoinIn(BaseModel):

@@ -69,7 +69,7 @@ async def push_key(parlour: ParlourDep) -> JSON:
 @router.post("/seats/{token}/push", status_code=201)
 async def subscribe_push(body: SubscriptionIn, seat: SeatDep, parlour: ParlourDep) -> JSON:
     """Send "your turn" to this browser when the seat is awaited and its page is closed."""
-    await parlour.pusher.subscribe(seat[1].id, body.model_dump())
+    await parlour.pusher.subscribe(seat[1].id, body.model_dump(), table_id=seat[0].id)
     return {"subscribed": True}
 
 

@@ -49,3 +49,12 @@ def test_the_front_page_loads_my_tables_only_from_the_browser(sqlite_client: Any
     page = sqlite_client.get("/").text
     assert 'id="my-tables"' in page and "/static/js/my_tables.js" in page
     assert "seat/" not in page  # the server renders no seat address of its own
+
+
+def test_the_api_docs_describe_time_at_the_table(sqlite_client: Any) -> None:
+    spec = sqlite_client.get("/api/openapi.json").json()
+    for path in ("/api/my-tables", "/api/tables/{code}/clock", "/api/push/key", "/api/seats/{token}/push",
+                 "/api/seats/{token}/again", "/api/seats/{token}/again/join"):
+        operations = spec["paths"][path].values()
+        assert all(op.get("description") for op in operations), path
+    assert "fischer" in str(spec["components"]["schemas"]["FoundIn"])

@@ -57,7 +57,8 @@ def test_the_new_table_keeps_the_options_and_the_clock(sqlite_client: Any) -> No
     code, ada = r.json()["code"], r.json()["seat_token"]
     bob = c.post(f"/api/tables/{code}/join", json={"name": "Bob"}).json()["seat_token"]
     c.post(f"/api/seats/{ada}/start")
-    t = {"code": code, "tokens": [ada, bob], "by_seat": {c.get(f"/api/seats/{x}").json()["seat"]: x for x in (ada, bob)}}
+    by_seat = {c.get(f"/api/seats/{x}").json()["seat"]: x for x in (ada, bob)}
+    t = {"code": code, "tokens": [ada, bob], "by_seat": by_seat}
     while c.get(f"/api/seats/{ada}").json()["status"] != "finished":
         play_one(c, t)
     again = c.post(f"/api/seats/{bob}/again").json()

@@ -14,7 +14,7 @@ from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from tests.browser.look import axe, context_args
 from tests.support.play import play_one
-from tests.support.server import ServerProcess, sqlite_server
+from tests.support.server import ServerProcess
 
 pytestmark = pytest.mark.e2e
 
