@@ -23,14 +23,25 @@ from tests.support.server import TALLY
 FISCHER = {"kind": "fischer", "seconds": 600, "increment": 5, "on_timeout": "pass"}
 
 
-@pytest.fixture
-def c(sqlite_url: str) -> Iterator[Any]:
+def keeper_client(url: str) -> Any:
     from fastapi.testclient import TestClient
 
     from app.main import create_app
 
     # The keeper's own loop looks rarely: the tests move time on and sweep themselves.
-    with TestClient(create_app(make_settings(sqlite_url, clock_poll_seconds=3600)), base_url="http://testserver") as tc:
+    return TestClient(create_app(make_settings(url, clock_poll_seconds=3600)), base_url="http://testserver")
+
+
+@pytest.fixture
+def c(sqlite_url: str) -> Iterator[Any]:
+    with keeper_client(sqlite_url) as tc:
+        yield tc
+
+
+@pytest.fixture
+def both(db_url: str) -> Iterator[Any]:
+    """On SQLite and on PostgreSQL."""
+    with keeper_client(db_url) as tc:
         yield tc
 
 
@@ -124,7 +135,8 @@ def test_the_chess_clock_runs_for_the_awaited_seat_only_and_adds_the_increment(c
     assert 600_000 < seats[first]["ms"] <= 605_000  # the move took moments; 5 s were added
 
 
-def test_a_time_out_passes_through_the_move_path_and_the_record_still_verifies(c: Any) -> None:
+def test_a_time_out_passes_through_the_move_path_and_the_record_still_verifies(both: Any) -> None:
+    c = both
     t = clocked_table(c, {"kind": "deadline", "seconds": 86400, "on_timeout": "pass"}, target=21)
     first = c.get(f"/api/seats/{t['tokens'][0]}").json()["awaiting"][0]
     legal = c.get(f"/api/seats/{t['by_seat'][first]}/moves").json()["moves"]
@@ -168,7 +180,8 @@ def test_a_bot_plays_for_the_seat_whose_time_ran_out(c: Any) -> None:
     assert seats[1 - first]["running"] and seats[1 - first]["ms"] > 55_000
 
 
-def test_a_simultaneous_decision_runs_every_awaited_seat_clock_and_times_each_out(c: Any) -> None:
+def test_a_simultaneous_decision_runs_every_awaited_seat_clock_and_times_each_out(both: Any) -> None:
+    c = both
     t = clocked_table(c, {"kind": "deadline", "seconds": 120, "on_timeout": "bot_easy"}, ("Ada", "Bob", "Cy"),
                       vote=True)
     seats = seats_of(clock_of(c, t["code"]))

@@ -15,8 +15,8 @@ def finished(c: Any, **options: Any) -> dict[str, Any]:
     return t
 
 
-def test_play_again_founds_the_same_game_and_invites_the_others_live(sqlite_client: Any) -> None:
-    c = sqlite_client
+def test_play_again_founds_the_same_game_and_invites_the_others_live(client: Any) -> None:
+    c = client  # on SQLite and on PostgreSQL
     t = finished(c)
     ada, bob, cy = t["tokens"]
     with c.websocket_connect(f"/ws/seats/{bob}", headers={"origin": "http://testserver"}) as ws:
