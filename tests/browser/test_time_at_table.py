@@ -199,6 +199,7 @@ def test_play_again_invites_the_other_player_live_and_seats_them_in_one_step(
     shot(bob, screenshots, "play-again-invited")
     invite.click()
     expect(bob.get_by_text("Ada invites you to play again")).to_be_visible()
+    shot(bob, screenshots, "play-again-offer")
     assert not axe(bob)
     bob.get_by_role("button", name="Take your seat as Bob").click()
     expect(bob.get_by_text("The waiting room")).to_be_visible()
