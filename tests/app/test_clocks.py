@@ -4,6 +4,10 @@ a move played through the normal path (stored, then shown; the record verifies),
 from __future__ import annotations
 
 import itertools
+import json
+import os
+import subprocess
+import sys
 import time
 from collections.abc import Iterator
 from datetime import timedelta
@@ -135,7 +139,7 @@ def test_the_chess_clock_runs_for_the_awaited_seat_only_and_adds_the_increment(c
     assert 600_000 < seats[first]["ms"] <= 605_000  # the move took moments; 5 s were added
 
 
-def test_a_time_out_passes_through_the_move_path_and_the_record_still_verifies(both: Any) -> None:
+def test_a_time_out_passes_through_the_move_path_and_the_record_still_verifies(both: Any, tmp_path: Path) -> None:
     c = both
     t = clocked_table(c, {"kind": "deadline", "seconds": 86400, "on_timeout": "pass"}, target=21)
     first = c.get(f"/api/seats/{t['tokens'][0]}").json()["awaiting"][0]
@@ -163,6 +167,12 @@ def test_a_time_out_passes_through_the_move_path_and_the_record_still_verifies(b
     record = c.get(f"/api/tables/{t['code']}/record").json()
     assert record["moves"][0]["move"] == legal[0] and record["moves"][0]["seat"] == first
     assert verify_record(record, load_engines((TALLY,))) == []
+    # and as a player would check it: `python -m app.cli verify`
+    path = tmp_path / "record.json"
+    path.write_text(json.dumps(record))
+    done = subprocess.run([sys.executable, "-m", "app.cli", "verify", str(path)], capture_output=True, text=True,
+                          env={**os.environ, "PARLOUR_ENGINES": TALLY}, timeout=120, check=False)
+    assert done.returncode == 0 and done.stdout.startswith("OK"), done.stdout + done.stderr
     assert not any(s["running"] for s in clock_of(c, t["code"])["clock"]["seats"])
 
 
