@@ -102,10 +102,12 @@ def begin(settings: ClockSettings, seats: Iterable[int], awaiting: Iterable[int]
 
 
 def advance(settings: ClockSettings, state: Mapping[str, Any], moves: Iterable[tuple[int, int, datetime]],
-            awaiting: Iterable[int], flagged: Mapping[int, int] | None = None) -> dict[str, Any]:
+            awaiting: Iterable[int], flagged: Mapping[int, int] | None = None,
+            taken_back: Iterable[int] = ()) -> dict[str, Any]:
     """The clocks after the stored moves (seq, seat, moment), oldest first; ``awaiting``: the
     seats awaited after the last of them. ``flagged`` maps the seq of a move the clock keeper
-    played on a time-out to its seat: that seat's time is spent.
+    played on a time-out to its seat: that seat's time is spent. ``taken_back``: the seqs of
+    take-back entries, which spend time like a move but earn no increment.
 
     Between two moves only the movers are known, not who became awaited: a seat that moves
     without a running clock is charged from the previous move (exact in turn-by-turn play, and
@@ -114,9 +116,11 @@ def advance(settings: ClockSettings, state: Mapping[str, Any], moves: Iterable[t
     since: dict[str, str] = dict(state.get("since", {}))
     timeouts: list[dict[str, Any]] = list(state.get("timeouts", []))
     at = parse_stamp(state["at"]) if state.get("at") else None
-    bonus = int(settings.increment * 1000)
+    increment = int(settings.increment * 1000)
     flagged = flagged or {}
+    no_bonus = set(taken_back)
     for seq, seat, when in moves:
+        bonus = 0 if seq in no_bonus else increment
         key = str(seat)
         began = parse_stamp(since.pop(key)) if key in since else (at or when)
         spent = max(0, ms_between(began, when))

@@ -37,6 +37,7 @@ from app.hub import Connection, Hub
 from app.live import LiveTable, LiveTables
 from app.models import GameTable, MoveRecord, TableClock, utcnow
 from app.mover import Mover
+from app.takeback import is_take_back
 
 log = logging.getLogger("parlour.clocks")
 PASS_TYPES = ("pass", "skip", "decline", "end_turn", "done")
@@ -187,13 +188,14 @@ class ClockKeeper:
                     state = rules.begin(settings, seats, first, started or self.now())
                     seq = 0
                 moves = (await s.execute(
-                    select(MoveRecord.seq, MoveRecord.seat, MoveRecord.created_at)
+                    select(MoveRecord.seq, MoveRecord.seat, MoveRecord.created_at, MoveRecord.move)
                     .where(MoveRecord.table_id == table_id, MoveRecord.seq > seq, MoveRecord.seq <= target)
                     .order_by(MoveRecord.seq))).all()
                 if moves and moves[-1].seq == target:
                     awaiting = live.awaiting if live.status == "playing" else []
                     state = rules.advance(settings, state, [(m.seq, m.seat, m.created_at) for m in moves],
-                                          awaiting, self._flagged.get(table_id))
+                                          awaiting, self._flagged.get(table_id),
+                                          taken_back=[m.seq for m in moves if is_take_back(m.move)])
                     seq = target
                 elif target == 0:
                     seq = 0
