@@ -104,5 +104,30 @@ def test_every_prompt_has_the_kits_shape_and_lists_exactly_the_legal_moves():
                 continue
             assert prompt["kind"] and prompt["text"] and "{seat:" not in prompt["text"].replace(
                 f"{{seat:{1 - seat}}}", "")
-            assert [c["move"] for c in prompt["choices"]] == ENGINE.legal_moves(state, seat)
+            assert spelled_out(prompt) == ENGINE.legal_moves(state, seat)
             assert all(c["label"] for c in prompt["choices"])
+
+
+def spelled_out(prompt: dict) -> list[dict]:
+    """Every move a prompt allows, in ``legal_moves``' order: its choices, and in the deck
+    phase the ``add`` moves its ``addable`` map stands for (after the ready-made decks)."""
+    moves = [c["move"] for c in prompt["choices"]]
+    if prompt["kind"] != "deck":
+        return moves
+    decks = [m for m in moves if m["type"] == "deck"]
+    adds = [{"type": "add", "card": card, "copies": k}
+            for card, most in prompt["addable"].items() for k in range(1, most + 1)]
+    return decks + adds + [m for m in moves if m["type"] != "deck"]
+
+
+def test_the_deck_choice_prompt_is_small_and_stands_for_every_legal_add():
+    state = ENGINE.new_game(2, 11, {})
+    ENGINE.play(state, 0, {"type": "add", "card": "fire_scarlet_elder", "copies": 2})
+    for seat in (0, 1):
+        view = ENGINE.view(state, seat)
+        prompt = view["prompt"]
+        assert len(prompt["choices"]) <= 6  # four ready-made decks, clear, ready
+        assert spelled_out(prompt) == ENGINE.legal_moves(state, seat)
+        assert len(ENGINE.legal_moves(state, seat)) > 300
+        assert len(orjson.dumps(view)) < 8_000
+    assert "fire_scarlet_elder" not in ENGINE.view(state, 0)["prompt"]["addable"]  # rare: 2 already
