@@ -45,6 +45,7 @@ from engines.towers_of_babylon.components import (
     ZONES,
     deck_errors,
     static_json,
+    with_article,
 )
 from engines.towers_of_babylon.state import ALWAYS, TOWER_TARGET, WHEN_ABLE, WINDOW_MODES, Minion, Player
 from engines.towers_of_babylon.state import State as GameState
@@ -534,7 +535,7 @@ class TowersOfBabylon(KitEngine[GameState]):
             return "Draw a second card"
         if t == "offer":
             card = state.card(move["card"])
-            return f"Offer {card.name} for a {FACTIONS[card.faction]['name']} Power Source"
+            return f"Offer {card.name} for {with_article(FACTIONS[card.faction]['name'])} Power Source"
         if t == "skip":
             return "Make no offering"
         if t == "play":
@@ -545,7 +546,7 @@ class TowersOfBabylon(KitEngine[GameState]):
         if t == "move":
             m = state.minion(move["minion"])
             assert m is not None
-            return f"Move {m.spec.name} to {R.ZONE_NAME[move['zone']]} (as a {ROLE[move['zone']]})"
+            return f"Move {m.spec.name} to {R.ZONE_NAME[move['zone']]} (as {with_article(ROLE[move['zone']])})"
         if t == "build":
             m = state.minion(move["minion"])
             assert m is not None

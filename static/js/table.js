@@ -86,6 +86,7 @@ export function sendMove(move) {
   if (send({ type: "move", seq: state.seq, move })) {
     state.pending = true;
     state.error = null;
+    unflash(); // the refusal it showed is over: the player has moved on
     document.body.classList.add("pending");
     renderPrompt();
     return true;
@@ -502,6 +503,11 @@ function chatRefused(message) {
 }
 
 let flashTimer = null;
+function unflash() {
+  const box = document.getElementById("flash");
+  if (box) box.hidden = true;
+}
+
 function flash(text) {
   let box = document.getElementById("flash");
   if (!box) { box = el("div", { id: "flash", class: "flash", role: "alert" }); document.body.append(box); }

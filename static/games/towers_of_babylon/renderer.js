@@ -323,7 +323,7 @@ function deckPanel(v) {
   const clear = S.moves.find({ type: "clear" });
   const ready = S.moves.find({ type: "ready" });
   return `<p class="tob-say yours"><span class="tob-you">Your move:</span> choose your deck. ${them}</p><div class="tob-decks">${decks}</div>` +
-    `<details class="tob-paste"${S.paste || draft.count ? " open" : ""}><summary>…or put a deck together: paste a list</summary>` +
+    `<details class="tob-paste"${S.pasteOpen || S.paste || draft.count ? " open" : ""}><summary>…or put a deck together: paste a list</summary>` +
     `<p class="hint">One card a line, copies first: <code>3x Fireball</code>. Exactly 60 cards; at most 4 copies of a common card, 3 of an uncommon, 2 of a rare, 1 of a super rare; at most two factions.</p>` +
     `<label class="sr" for="tob-list">Deck list</label><textarea id="tob-list" rows="4" data-k="paste-text"></textarea>` +
     `<div class="tob-row"><button type="button" class="tob-btn" data-act="paste" data-k="paste">Add these cards</button>${clear ? buttons([clear]) : ""}${ready ? buttons([ready], "primary") : ""}</div>` +
@@ -405,7 +405,7 @@ function handSection(v, P) {
   const pl = v.players[me];
   const hand = pl.hand || [];
   const kind = v.prompt ? v.prompt.kind : null;
-  const label = kind === "mulligan" ? "tap the cards to put back" : kind === "start" || kind === "offering" ? "tap a card to offer it" : kind ? "highlighted cards can be played now" : "";
+  const label = kind === "mulligan" ? "tap the cards to put back" : kind === "start" || kind === "offering" ? "tap a card to offer it" : hand.some((r) => P.hand.has(r.iid)) ? "highlighted cards can be played now" : "";
   return `<section class="tob-hand" aria-label="Your hand"><h2>Your hand <small>${plural(hand.length, "card")}${label ? ` · ${label}` : ""}</small></h2>` +
     (hand.length ? `<div class="hand-row"${hand.some((r) => P.hand.has(r.iid)) ? "" : ' tabindex="0" role="group" aria-label="Your cards"'}>${hand.map((r) => handCard(r, P)).join("")}</div>` : `<p class="empty">Your hand is empty.</p>`) + `</section>`;
 }
@@ -440,6 +440,8 @@ function setup(root) {
   root.insertAdjacentHTML("afterbegin", SPRITE);
   S.sections = makeSections(root, "tob", ORDER);
   root.addEventListener("click", onClick);
+  // the pasted-list panel stays as the player left it when the board is drawn again
+  root.addEventListener("toggle", (e) => { if (e.target.matches(".tob-paste")) S.pasteOpen = e.target.open; }, true);
   attachZoom(root, ".tc, .mn, [data-pile]", zoom);
 }
 
