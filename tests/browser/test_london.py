@@ -365,11 +365,13 @@ def test_what_the_others_just_put_down_glows_for_a_few_seconds(browser: Browser,
 
 # Every card of the development board (and of the hand) whose content reaches below its own
 # bottom edge: the card hides overflow, so that content is cut off.
-CLIPPED = """() => [...document.querySelectorAll('#board .lon-devboard .lc, #board .lon-hand .lc')].flatMap((card) => {
-  const edge = card.getBoundingClientRect().bottom + 0.5;
-  const cut = [...card.querySelectorAll('*')].filter((e) => e.getClientRects().length && e.getBoundingClientRect().bottom > edge);
-  return cut.length ? [`${card.getAttribute('aria-label') || card.textContent.trim().slice(0, 30)}: ${cut.length} part(s) cut`] : [];
-})"""
+CLIPPED = """() => [...document.querySelectorAll('#board .lon-devboard .lc, #board .lon-hand .lc')]
+  .flatMap((card) => {
+    const edge = card.getBoundingClientRect().bottom + 0.5;
+    const cut = [...card.querySelectorAll('*')]
+      .filter((e) => e.getClientRects().length && e.getBoundingClientRect().bottom > edge);
+    return cut.length ? [`${card.textContent.trim().slice(0, 30)}: ${cut.length} part(s) cut`] : [];
+  })"""
 
 
 def test_on_a_phone_the_development_board_cards_are_shown_whole(browser: Browser, server, screenshots):
@@ -396,7 +398,8 @@ def test_the_log_names_the_player_with_the_verb_in_the_third_person(browser: Bro
     page.goto(server.base + table.seat_url(0))
     page.wait_for_function("n => [...document.querySelectorAll('#log li')].some((li) => li.textContent.startsWith(n))",
                            arg=f"{me} drew ")
-    assert page.evaluate("[...document.querySelectorAll('#log li')].filter((li) => /^You/.test(li.textContent)).length") == 0
+    assert page.evaluate("[...document.querySelectorAll('#log li')].filter((li) => /^You/.test(li.textContent))"
+                         ".length") == 0
     lines = ["You draw Fireball, Ignite.", "You keep Raven, Crow.", "You choose Tywin Lannister",
              "You look at the top wildling card: Raid", "You pass", "You have no loans", "You are watching",
              "Your deck of 60 cards is ready.", "You drew Brewery from the deck", "You may repay a loan",

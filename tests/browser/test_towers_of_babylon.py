@@ -501,8 +501,7 @@ def scenes(server: ServerProcess) -> dict[str, tuple[Game, int]]:
         return bool(prompt and prompt["kind"] == "defend" and game.view(1)["players"][1]["minions"])
 
     play_until(game, plan, defending)
-    out["defend"] = (game, 1)
-    out["attacking"] = (game, 0)
+    out["defend"] = (game, 1)  # (the attacker's page is looked at in the whole game above)
     ended = api_table(server)
     choose_decks(ended)
     play_until(ended, Plan(plan.cards), lambda: ended.table()["status"] == "finished")
