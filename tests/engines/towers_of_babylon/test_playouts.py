@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 import random
+from collections import Counter
 
 import orjson
 
@@ -17,10 +18,12 @@ from engines.towers_of_babylon.playout import check_invariants
 from .conftest import give, main_phase, play, power, put
 
 
-def test_soak_quick_mode_random_and_greedy_games_keep_every_invariant():
-    """40 games (the bench runs 10,000): random and greedy, ready-made and card-by-card decks."""
-    outcomes = {soak_game(seed).outcome for seed in range(40)}
-    assert {"goal", "height"} <= outcomes
+def test_soak_400_seeded_games_random_and_greedy_keep_every_invariant_after_every_move():
+    """400 games of the soak (random and greedy players, ready-made and card-by-card decks), the
+    invariants checked after every move: about 7 s of CPU. bench/towers_of_babylon_engine.py runs
+    the 10,000 (about 3 minutes of CPU; README.md has the last run)."""
+    outcomes = Counter(soak_game(seed).outcome for seed in range(400))
+    assert outcomes["goal"] > 50 and outcomes["height"] > 50, outcomes
 
 
 def test_the_bench_script_runs_in_its_quick_modes(capsys):
