@@ -11,6 +11,7 @@ import orjson
 
 from bench.towers_of_babylon_engine import main as bench_main
 from bench.towers_of_babylon_engine import soak_game
+from bench.towers_of_babylon_engine import timing as bench_timing
 from engines.kit import Rng
 from engines.towers_of_babylon import ENGINE
 from engines.towers_of_babylon.playout import check_invariants
@@ -24,6 +25,12 @@ def test_soak_400_seeded_games_random_and_greedy_keep_every_invariant_after_ever
     the 10,000 (about 3 minutes of CPU; README.md has the last run)."""
     outcomes = Counter(soak_game(seed).outcome for seed in range(400))
     assert outcomes["goal"] > 50 and outcomes["height"] > 50, outcomes
+
+
+def test_a_random_game_takes_under_20_ms_of_cpu_median(capsys):
+    """The bench's budget, on CPU time (what one core spends, however busy the machine): about
+    6 ms is measured today."""
+    assert bench_timing(40)["median_ms"] < 20
 
 
 def test_the_bench_script_runs_in_its_quick_modes(capsys):
