@@ -142,6 +142,9 @@ class Hub:
         self.sync_limit = Window(10, 10.0)
         # Notifications of a feature's own kinds (private chats: app/diplomacy.py), by kind.
         self.handlers: dict[str, Callable[[dict[str, Any]], Awaitable[None]]] = {}
+        # What else a table's connections are shown (its clocks): called with the connection that
+        # just opened, or with None after a change of the table.
+        self.extras: list[Callable[[LiveTable, Connection | None], None]] = []
 
     # -- membership ---------------------------------------------------------------------------
 
@@ -170,6 +173,8 @@ class Hub:
         self.by_address[conn.address] += 1
         conn.send({"type": "table", "table": public_summary(live, self.connected(live.id))})
         self.send_view(conn, live)
+        for extra in self.extras:
+            extra(live, conn)
         if self.local_connected(live.id) != before:
             self.presence_changed(live)
 
@@ -254,6 +259,9 @@ class Hub:
         """Send every connected seat the view after a change: each seat's view is computed
         once (and the engine may share the public part between seats), whatever the number
         of tabs and spectators. Never from a state holding a move not yet stored."""
+        if live.showable:
+            for extra in self.extras:
+                extra(live, None)
         room = self.rooms.get(live.id)
         if not room or not live.showable:
             return
