@@ -12,6 +12,7 @@ import asyncio
 import logging
 import time
 from collections import Counter, defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -139,6 +140,11 @@ class Hub:
         # Per seat (or, for spectators, per address), whatever the number of sockets it opens.
         self.chat_limit = Window(5, 10.0)
         self.sync_limit = Window(10, 10.0)
+        # Told of every change (app/bot_seats.py): before a table's summary is sent, before its
+        # views are, and when another process changed a table (its id and the kind of change).
+        self.on_table: Callable[[LiveTable], None] = lambda live: None
+        self.on_views: Callable[[LiveTable], None] = lambda live: None
+        self.on_elsewhere: Callable[[int, str], None] = lambda table_id, kind: None
 
     # -- membership ---------------------------------------------------------------------------
 
@@ -237,6 +243,7 @@ class Hub:
 
     def push_table(self, live: LiveTable) -> None:
         """Players, status, who is connected: after joins, the start, presence changes."""
+        self.on_table(live)
         message = orjson.dumps({"type": "table", "table": public_summary(live, self.connected(live.id))}).decode()
         for conn in list(self.rooms.get(live.id, ())):
             conn.send_raw(message)
@@ -251,6 +258,7 @@ class Hub:
         """Send every connected seat the view after a change: each seat's view is computed
         once (and the engine may share the public part between seats), whatever the number
         of tabs and spectators. Never from a state holding a move not yet stored."""
+        self.on_views(live)
         room = self.rooms.get(live.id)
         if not room or not live.showable:
             return
@@ -294,6 +302,8 @@ class Hub:
             await self.resync()
             return
         table_id = int(payload["t"])
+        if kind in ("moves", "lobby"):
+            self.on_elsewhere(table_id, kind)
         if kind == "presence":
             remote = self.remote_presence[table_id]
             connected = set(payload.get("c", ()))

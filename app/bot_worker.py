@@ -1,0 +1,50 @@
+"""What runs in a bot worker process: one decision, from the seat's information only.
+
+The server sends the table's encoded state (JSON bytes); the worker decodes it and at once
+replaces it by ``engine.determinize(state, seat, rng)`` — every part the seat cannot see
+re-drawn — and hands only that to the bot (engines/bots). The true state is never searched,
+and the worker keeps nothing between decisions.
+
+Imports engines only: a worker process never loads the web application.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import orjson
+
+from engines.base import Engine
+from engines.bots import Budget, decide
+from engines.kit.rng import Rng
+from engines.registry import load_engines
+
+EASY_BELOW = 0.05
+"""Seconds left before the deadline under which "good" plays as "easy" (no time to search)."""
+
+_engines: dict[str, Engine] = {}
+
+
+def load(paths: tuple[str, ...]) -> None:
+    """The pool's initializer: import the hosted games once per worker."""
+    _engines.update(load_engines(paths))
+
+
+def warm() -> bool:
+    """A no-op task: the first bot move does not wait for the worker to start."""
+    return True
+
+
+def think(game: str, encoded: bytes, seat: int, level: str, seed: int, deadline: float) -> Any:
+    """The move a bot of ``level`` plays for ``seat``; "good" searches until ``deadline``
+    (``time.monotonic``, the same clock in every process) and plays as "easy" when the
+    request waited so long that nothing is left."""
+    engine = _engines[game]
+    rng = Rng.from_seed(seed)
+    seen = engine.determinize(engine.decode(orjson.loads(encoded)), seat, rng.fork())  # type: ignore[attr-defined]
+    left = deadline - time.monotonic()
+    if level == "good" and left < EASY_BELOW:
+        level = "easy"
+    budget = Budget(iterations=100_000, seconds=max(left, EASY_BELOW), clock=time.monotonic)
+    return decide(engine, seen, seat, level, rng, budget).move
