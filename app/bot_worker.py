@@ -10,6 +10,8 @@ Imports engines only: a worker process never loads the web application.
 
 from __future__ import annotations
 
+import contextlib
+import os
 import time
 from typing import Any
 
@@ -26,8 +28,14 @@ EASY_BELOW = 0.05
 _engines: dict[str, Engine] = {}
 
 
+WORKER_NICE = 10
+"""A worker yields the CPU to the server process (its event loop answers the humans first)."""
+
+
 def load(paths: tuple[str, ...]) -> None:
-    """The pool's initializer: import the hosted games once per worker."""
+    """The pool's initializer: a lower priority, and the hosted games imported once."""
+    with contextlib.suppress(OSError):
+        os.nice(WORKER_NICE)
     _engines.update(load_engines(paths))
 
 
