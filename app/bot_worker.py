@@ -44,15 +44,16 @@ def warm() -> bool:
     return True
 
 
-def think(game: str, encoded: bytes, seat: int, level: str, seed: int, deadline: float) -> Any:
+def think(game: str, encoded: bytes, seat: int, level: str, seed: int, deadline: float,
+          iterations: int = 100_000) -> Any:
     """The move a bot of ``level`` plays for ``seat``; "good" searches until ``deadline``
-    (``time.monotonic``, the same clock in every process) and plays as "easy" when the
-    request waited so long that nothing is left."""
+    (``time.monotonic``, the same clock in every process) or ``iterations``, and plays as
+    "easy" when the request waited so long that nothing is left."""
     engine = _engines[game]
     rng = Rng.from_seed(seed)
     seen = engine.determinize(engine.decode(orjson.loads(encoded)), seat, rng.fork())  # type: ignore[attr-defined]
     left = deadline - time.monotonic()
     if level == "good" and left < EASY_BELOW:
         level = "easy"
-    budget = Budget(iterations=100_000, seconds=max(left, EASY_BELOW), clock=time.monotonic)
+    budget = Budget(iterations=iterations, seconds=max(left, EASY_BELOW), clock=time.monotonic)
     return decide(engine, seen, seat, level, rng, budget).move

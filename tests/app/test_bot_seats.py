@@ -50,6 +50,40 @@ def player(table: dict[str, Any], name: str) -> dict[str, Any]:
     return next(p for p in table["players"] if p["name"] == name)
 
 
+# -- what a bot sees ----------------------------------------------------------------------------
+
+
+def test_the_bot_worker_chooses_the_same_move_on_the_true_state_and_on_any_determinization():
+    """The server hands the worker the table's encoded state; the worker searches only a
+    determinization of it, so with the same seed its move cannot depend on hidden cards."""
+    from app import bot_worker
+    from engines.base import new_game
+    from engines.bots import decide
+    from engines.kit.rng import Rng
+    from engines.registry import load_engines
+    from tests.support.server import TALLY
+
+    bot_worker._engines.update(load_engines((TALLY,)))
+    engine = bot_worker._engines["tally"]
+    state = new_game(engine, 3, 2024, {"target": 51})
+    rng = Rng.from_seed(3)
+    for _ in range(4):
+        seat = min(engine.to_act(state))
+        engine.play(state, seat, decide(engine, state, seat, "easy", rng).move)
+    seat = min(engine.to_act(state))
+    far = time.monotonic() + 600  # the iterations end the search: reproducible
+    for level in ("easy", "good"):
+        answers = set()
+        for seed in (1, 2, 3, 4):
+            truth = bot_worker.think("tally", orjson.dumps(engine.encode(state)), seat, level, seed, far, 200)
+            answers.add(truth["card"])
+            for k in range(4):
+                other = engine.determinize(state, seat, Rng.from_seed(100 + k))
+                assert bot_worker.think("tally", orjson.dumps(engine.encode(other)), seat, level, seed, far,
+                                        200) == truth, (level, seed, k)
+        assert len(answers) == 2  # the seed matters (the choice is a real one): only the hidden cards do not
+
+
 # -- a whole game against a bot ---------------------------------------------------------------
 
 

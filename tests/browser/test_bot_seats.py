@@ -4,6 +4,7 @@ page; an absent player's seat is handed to a bot from the player panel."""
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
 import httpx
 import pytest
@@ -11,14 +12,18 @@ from playwright.sync_api import Browser, Page, expect
 
 from tests.browser.look import axe, context_args
 from tests.support.play import join
+from tests.support.server import ServerProcess
 
 pytestmark = pytest.mark.e2e
 FAST_BOTS = {"BOT_DELAY_SECONDS": "0.2", "BOT_THINK_SECONDS": "0.05", "BOT_WORKERS": "1"}
 
 
 @pytest.fixture
-def server(sqlite_url, server_factory):
-    return server_factory(sqlite_url, extra_env=FAST_BOTS)
+def server(sqlite_url, tmp_path) -> Iterator[ServerProcess]:
+    # A long start-up allowance: on a machine busy with other work, importing takes a while.
+    proc = ServerProcess(sqlite_url, tmp_path / "server.log", extra_env=FAST_BOTS).start(timeout=240)
+    yield proc
+    proc.stop()
 
 
 def shot(page: Page, screenshots, name: str) -> None:
