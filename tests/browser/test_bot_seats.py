@@ -38,7 +38,7 @@ def test_the_founder_seats_a_bot_in_the_waiting_room_and_it_plays_its_turns(brow
     expect(page.get_by_text("The waiting room")).to_be_visible()
     start = page.get_by_role("button", name="Begin the game")
     expect(start).to_be_disabled()
-    page.get_by_label("An empty seat:").select_option("easy")
+    page.get_by_label("Seat a bot in an empty seat").select_option("easy")
     page.get_by_role("button", name="Seat a bot").click()
     expect(page.locator("#gathered li")).to_have_count(2)
     expect(page.locator("#gathered")).to_contain_text("Easy bot 1")
