@@ -38,6 +38,7 @@ import secrets
 import time
 from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 import orjson
@@ -453,6 +454,10 @@ class BotSeats:
                 log.warning("a bot's move at table %s was refused: %s", table_id, err.message)
         except asyncio.CancelledError:
             raise
+        except BrokenProcessPool:  # a worker died (killed, out of memory): a fresh pool next turn
+            self.failed += 1
+            log.error("a bot worker process died; starting new ones")
+            self._pool = None
         except Exception:
             self.failed += 1
             log.exception("a bot at table %s could not play", table_id)
