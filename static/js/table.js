@@ -208,7 +208,7 @@ async function startGame() {
 
 // -- around the board ----------------------------------------------------------------------
 
-// A bot's seat says so, with its level (an absent player's seat voted to a bot: "bot plays").
+// a bot's seat (static/js/bots.js: the vote)
 const botTag = (p) => p.bot ? el("span", { class: "badge bot", text: `${p.is_bot ? "bot" : "bot plays"} · ${p.bot}` }) : null;
 
 // The players, as panels in the side column (as on Board Game Arena): seat, name, presence,
