@@ -197,8 +197,15 @@ class Bench:
             table = Table(self, slot)
             self.tables[slot] = table
             async with sem:
-                await table.create(http)
-                await table.connect()
+                try:
+                    await table.create(http)
+                    await table.connect()
+                except (httpx.HTTPError, OSError, websockets.WebSocketException) as exc:
+                    # A table that could not be set up is counted, not waited for forever.
+                    self.stats.error(f"setup {type(exc).__name__}")
+                    if ready is not None:
+                        ready.set()
+                    return
             if ready is not None:
                 ready.set()
                 ready = None
