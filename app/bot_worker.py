@@ -36,6 +36,10 @@ def load(paths: tuple[str, ...]) -> None:
     """The pool's initializer: a lower priority, and the hosted games imported once."""
     with contextlib.suppress(OSError):
         os.nice(WORKER_NICE)
+    cpus = os.environ.get("BOT_CPUS", "")  # e.g. "1": keep the bots off the server's own core
+    if cpus and hasattr(os, "sched_setaffinity"):
+        with contextlib.suppress(OSError, ValueError):
+            os.sched_setaffinity(0, {int(c) for c in cpus.split(",")})
     _engines.update(load_engines(paths))
 
 

@@ -401,7 +401,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         engines = a.engines or os.environ.get("PARLOUR_ENGINES") or ""
         for i in range(a.processes):
             servers.append(Server(db_url, tmp / f"server{i}.log", engines=engines,
-                                  core=None if a.no_pin else 0, quiet=True).start(timeout=300))
+                                  core=None if a.no_pin else 0, quiet=True,
+                                  extra_env={} if a.no_pin else {"BOT_CPUS": "1"}).start(timeout=300))
         result = run_node_client(a, servers) if a.client == "node" else asyncio.run(Bench(a, servers).run())
     finally:
         for s in servers:
