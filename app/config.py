@@ -28,6 +28,9 @@ class Settings:
     TABLE_IDLE_SECONDS  a table nobody has a socket open to is dropped from memory after this
                   long without use (it is loaded again when next asked for).
     FINISHED_IDLE_SECONDS  the same for a finished table (sooner).
+    CLOCK_POLL_SECONDS  how often the clock keeper looks for a time-out other processes set.
+    PUSH_CONTACT  the contact given to push services with each Web Push ("mailto:..." or a URL).
+    PUSH_ALLOW_HTTP  "1": accept push endpoints on this machine over plain http (tests, trials).
     CACHE_MB      the estimated memory of the tables kept without an open socket is held under
                   this, least recently used dropped first.
     BOT_WORKERS   processes the bots think in (default: half the CPU cores, at least one).
@@ -52,6 +55,9 @@ class Settings:
     bot_queue: int = field(default_factory=lambda: int(os.environ.get("BOT_QUEUE", "8")))
     bot_delay_seconds: float = field(default_factory=lambda: float(os.environ.get("BOT_DELAY_SECONDS", "0.7")))
     bot_think_seconds: float = field(default_factory=lambda: float(os.environ.get("BOT_THINK_SECONDS", "0.9")))
+    clock_poll_seconds: float = field(default_factory=lambda: float(os.environ.get("CLOCK_POLL_SECONDS", "1")))
+    push_contact: str = field(default_factory=lambda: os.environ.get("PUSH_CONTACT", "mailto:parlour@localhost"))
+    push_allow_http: bool = field(default_factory=lambda: os.environ.get("PUSH_ALLOW_HTTP", "") == "1")
     max_frame_bytes: int = 64 * 1024
     chat_max_chars: int = 500
     failed_lookups_per_minute: int = 10

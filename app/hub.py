@@ -145,6 +145,9 @@ class Hub:
         self.on_table: Callable[[LiveTable], None] = lambda live: None
         self.on_views: Callable[[LiveTable], None] = lambda live: None
         self.on_elsewhere: Callable[[int, str], None] = lambda table_id, kind: None
+        # What else a table's connections are shown (its clocks): called with the connection that
+        # just opened, or with None after a change of the table.
+        self.extras: list[Callable[[LiveTable, Connection | None], None]] = []
 
     # -- membership ---------------------------------------------------------------------------
 
@@ -173,6 +176,8 @@ class Hub:
         self.by_address[conn.address] += 1
         conn.send({"type": "table", "table": public_summary(live, self.connected(live.id))})
         self.send_view(conn, live)
+        for extra in self.extras:
+            extra(live, conn)
         if self.local_connected(live.id) != before:
             self.presence_changed(live)
 
@@ -259,6 +264,9 @@ class Hub:
         once (and the engine may share the public part between seats), whatever the number
         of tabs and spectators. Never from a state holding a move not yet stored."""
         self.on_views(live)
+        if live.showable:
+            for extra in self.extras:
+                extra(live, None)
         room = self.rooms.get(live.id)
         if not room or not live.showable:
             return

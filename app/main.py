@@ -19,7 +19,7 @@ from app.errors import ApiError
 from app.guard import GuardMiddleware, install_log_redaction
 from app.parlour import Parlour
 from app.paths import STATIC
-from app.routes import api, pages, sockets
+from app.routes import again_pages, api, pages, sockets, time_api
 
 log = logging.getLogger("parlour")
 
@@ -44,7 +44,9 @@ def create_fastapi(settings: Settings | None = None) -> FastAPI:
                   docs_url="/api/docs", openapi_url="/api/openapi.json", redoc_url=None)
     app.state.parlour = parlour
     app.include_router(api.router)
+    app.include_router(time_api.router)
     app.include_router(pages.router)
+    app.include_router(again_pages.router)
     app.include_router(replays.router)
     app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")
     app.add_middleware(GZipMiddleware, minimum_size=1024)  # pages, scripts, JSON: a phone on 3G

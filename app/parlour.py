@@ -12,6 +12,7 @@ from fastapi import Depends, Request
 from starlette.requests import HTTPConnection
 
 from app.bot_seats import BotSeats
+from app.clocks import ClockKeeper
 from app.config import Settings, is_postgres
 from app.db import make_engine, sessionmaker
 from app.errors import ApiError, not_found
@@ -21,6 +22,7 @@ from app.journal import make_journal
 from app.live import LiveTable, LiveTables, PlayerInfo
 from app.mover import Mover
 from app.notify import Notifier, PostgresNotifier
+from app.push import Pusher
 from app.rooms import Rooms
 from app.tokens import hash_token, normalize_code
 from engines.base import Engine
@@ -51,10 +53,14 @@ class Parlour:
                              database_url=settings.database_url, workers=settings.bot_workers,
                              queue=settings.bot_queue, delay=settings.bot_delay_seconds,
                              think_seconds=settings.bot_think_seconds)
+        self.clocks = ClockKeeper(self.live, self.hub, self.mover, poll_seconds=settings.clock_poll_seconds)
+        self.pusher = Pusher(self.live, self.hub, settings.push_contact, allow_http=settings.push_allow_http)
 
     async def start(self) -> None:
         await self.journal.start()
         await self.notifier.start(self.hub.on_notification)
+        await self.pusher.start()
+        await self.clocks.start()
         # The modules and data loaded so far live as long as the process: keep them out of the
         # cyclic collector's way, and let it run less often (its full passes over thousands of
         # connections were the round trip's p99 spikes).
@@ -84,7 +90,9 @@ class Parlour:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._sweeper
         await self.bots.stop()
+        await self.clocks.stop()
         await self.hub.drain()
+        await self.pusher.stop()
         await self.notifier.stop()
         await self.journal.stop()
         await self.db.dispose()

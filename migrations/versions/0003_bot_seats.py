@@ -1,7 +1,7 @@
 """bots at the table: players.bot and is_bot, tables.bot_after_seconds, handover votes, seat changes
 
 Revision ID: 0003_bot_seats
-Revises: 0002
+Revises: 0005_clocks
 Create Date: 2026-11-30 11:00:00
 """
 from collections.abc import Sequence
@@ -10,7 +10,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = '0003_bot_seats'
-down_revision: str | None = '0002'
+down_revision: str | None = '0005_clocks'
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

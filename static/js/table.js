@@ -113,6 +113,7 @@ function receive(msg) {
     case "view": onView(msg); break;
     case "chat": onChat(msg.messages); break;
     case "error": onError(msg); break;
+    case "clock": import("./clock.js").then((m) => m.show(msg, nameOf)); break;
     default: break;
   }
 }
@@ -259,7 +260,10 @@ function renderPrompt() {
   box.textContent = text;
   box.classList.toggle("yours", mineToPlay);
   document.title = mineToPlay ? `● Your turn — ${baseTitle}` : baseTitle;
-  if (mineToPlay && !state.wasMine && !state.pending) chime();
+  if (mineToPlay && !state.wasMine && !state.pending) {
+    chime();
+    if (document.hidden) import("./away.js").then((m) => m.notify(boot, text));
+  }
   state.wasMine = mineToPlay;
   extras();
 }
@@ -315,9 +319,9 @@ function renderResult() {
       el("p", { text: "Scores: " + state.result.scores.map((s, i) => `${nameOf(i)} ${String(s).replace("-", "−")}`).join(" · ") }));
   }
   const next = el("p", { class: "next-game" });
-  if (state.again) next.append(el("a", { class: "button primary play-again", href: state.again.href, text: state.again.mine ? "Go to your new table" : `Join ${state.again.by}'s new table` }));
+  if (state.again) next.append(el("a", { class: "button primary play-again", href: boot.you ? location.pathname + "/again" : state.again.href, text: state.again.mine ? "Go to your new table" : `Join ${state.again.by}'s new table` }));
   else if (boot.you) next.append(el("button", { type: "button", class: "primary play-again", onclick: playAgain, text: "Play again" }),
-    el("span", { class: "note", text: " — a new table of the same game; the others are invited in the chat." }));
+    el("span", { class: "note", text: " — a new table of the same game; the others are invited on their pages." }));
   parts.push(next);
   box.replaceChildren(...parts);
   extras();
@@ -532,6 +536,10 @@ function setup() {
     copy.textContent = "Copied";
     setTimeout(() => { copy.textContent = "Copy"; }, 2000);
   });
+  const nb = $("notify-me");
+  if (nb) nb.onclick = () => import("./away.js").then((m) => m.ask(boot, nb));
+  // the seats this browser holds, for the front page's "Your tables"
+  if (boot.you) try { const k = "parlour.seats", t = boot.socket.slice(10); localStorage[k] = JSON.stringify([{ token: t, code: boot.code }, ...JSON.parse(localStorage[k] || "[]").filter((s) => s.token !== t)].slice(0, 100)); } catch {}
   const start = $("start");
   if (start) start.addEventListener("click", startGame);
   const form = $("chat-form");
