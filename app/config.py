@@ -31,6 +31,8 @@ class Settings:
     CLOCK_POLL_SECONDS  how often the clock keeper looks for a time-out other processes set.
     PUSH_CONTACT  the contact given to push services with each Web Push ("mailto:..." or a URL).
     PUSH_ALLOW_HTTP  "1": accept push endpoints on this machine over plain http (tests, trials).
+    DB_BUSY_SECONDS  how long a request waits for the database's write lock (SQLite) before
+                  it is answered 503 "busy" with nothing changed.
     CACHE_MB      the estimated memory of the tables kept without an open socket is held under
                   this, least recently used dropped first.
     BOT_WORKERS   processes the bots think in (default: half the CPU cores, at least one).
@@ -49,6 +51,7 @@ class Settings:
     keepalive_seconds: float = field(default_factory=lambda: float(os.environ.get("KEEPALIVE_SECONDS", "20")))
     table_idle_seconds: float = field(default_factory=lambda: float(os.environ.get("TABLE_IDLE_SECONDS", "600")))
     finished_idle_seconds: float = field(default_factory=lambda: float(os.environ.get("FINISHED_IDLE_SECONDS", "30")))
+    db_busy_seconds: float = field(default_factory=lambda: float(os.environ.get("DB_BUSY_SECONDS", "30")))
     cache_mb: float = field(default_factory=lambda: float(os.environ.get("CACHE_MB", "128")))
     bot_workers: int = field(default_factory=lambda: int(os.environ.get(
         "BOT_WORKERS", str(max(1, (os.cpu_count() or 2) // 2)))))

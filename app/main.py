@@ -11,10 +11,12 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.middleware.gzip import GZipMiddleware
 from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
+from sqlalchemy.exc import DBAPIError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from app import replays
 from app.config import Settings
+from app.db import is_busy
 from app.errors import ApiError
 from app.guard import GuardMiddleware, install_log_redaction
 from app.parlour import Parlour
@@ -72,6 +74,16 @@ def create_fastapi(settings: Settings | None = None) -> FastAPI:
         words = {404: "not_found", 405: "method_not_allowed"}
         return JSONResponse({"error": words.get(exc.status_code, "http_error"), "message": str(exc.detail)},
                             status_code=exc.status_code)
+
+    @app.exception_handler(DBAPIError)
+    async def database_error(request: Request, exc: DBAPIError) -> JSONResponse:
+        if is_busy(exc):
+            # Under a burst the write lock can be held past the wait; the request changed
+            # nothing (its transaction rolled back), so it is safe to send again.
+            log.warning("database busy: %s %s answered 503", request.method, request.url.path)
+            return JSONResponse({"error": "busy", "message": "The server is busy; nothing was changed. "
+                                 "Try again in a moment."}, status_code=503, headers={"Retry-After": "1"})
+        return await unexpected(request, exc)
 
     @app.exception_handler(Exception)
     async def unexpected(request: Request, exc: Exception) -> JSONResponse:

@@ -35,7 +35,7 @@ class Parlour:
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
         self.engines: dict[str, Engine] = load_engines(settings.engines)
-        self.db = make_engine(settings.database_url)
+        self.db = make_engine(settings.database_url, settings.db_busy_seconds)
         self.sessions = sessionmaker(self.db)
         self.notifier: Notifier = (PostgresNotifier(settings.database_url)
                                    if is_postgres(settings.database_url) else Notifier())

@@ -86,6 +86,7 @@ export function sendMove(move) {
   if (send({ type: "move", seq: state.seq, move })) {
     state.pending = true;
     state.error = null;
+    unflash(); // the refusal it showed is over: the player has moved on
     document.body.classList.add("pending");
     renderPrompt();
     return true;
@@ -411,10 +412,26 @@ async function renderBoard() {
 // panel that scrolls follows the newest entry unless the reader has scrolled up.
 const TURN_END = /\b(ended (the|their) turn|The game begins|Everyone has chosen|scoring\b|Round \d+ begins)/i;
 
+// A seat's own lines say "You draw Fireball"; the log names the player instead, so the verb
+// takes the third person ("Ada draws Fireball"), past tenses and modals stay ("Ada drew", "Ada may").
+const AS_HE = { are: "is", were: "was", have: "has", do: "does", go: "goes" };
+const STAYS = /^(can(not)?|could|may|might|must|shall|should|will|would|did|had|drew|kept|took|chose|saw|put|bid|got|gave|made|paid|won|lost|left|found|held|built|spent|sold|bought|went|came|threw|knew|\w+ed)$/;
+function thirdPerson(verb) {
+  if (AS_HE[verb]) return AS_HE[verb];
+  if (STAYS.test(verb)) return verb;
+  if (/(s|x|z|ch|sh)$/.test(verb)) return verb + "es";
+  return /[^aeiou]y$/.test(verb) ? verb.slice(0, -1) + "ies" : verb + "s";
+}
+
+export function namedLine(text, me) {
+  if (!/^You/.test(text)) return text;
+  return text.replace(/^Your\b/, `${me}'s`).replace(/^You're\b/, `${me} is`)
+    .replace(/^You ([a-z]+)\b/, (_, v) => `${me} ${thirdPerson(v)}`).replace(/^You\b/, me);
+}
+
 function logText(text) {
   const me = boot.you && boot.you.name;
-  if (!me || !/^You\b/.test(text)) return text;
-  return text.replace(/^You (have|are|were)\b/, (_, v) => `${me} ${{ have: "has", are: "is", were: "was" }[v]}`).replace(/^You\b/, me);
+  return me ? namedLine(text, me) : text;
 }
 
 function appendLog(entries, replace) {
@@ -489,6 +506,11 @@ function chatRefused(message) {
 }
 
 let flashTimer = null;
+function unflash() {
+  const box = document.getElementById("flash");
+  if (box) box.hidden = true;
+}
+
 function flash(text) {
   let box = document.getElementById("flash");
   if (!box) { box = el("div", { id: "flash", class: "flash", role: "alert" }); document.body.append(box); }
