@@ -35,6 +35,10 @@ class Settings:
                   it is answered 503 "busy" with nothing changed.
     CACHE_MB      the estimated memory of the tables kept without an open socket is held under
                   this, least recently used dropped first.
+    BOT_WORKERS   processes the bots think in (default: half the CPU cores, at least one).
+    BOT_QUEUE     bot decisions handed to those processes at once; the rest wait their turn.
+    BOT_DELAY_SECONDS  a bot's answer is shown no sooner than this after its turn began.
+    BOT_THINK_SECONDS  how long (wall clock) a "good" bot searches, queueing included.
     """
 
     database_url: str = field(default_factory=lambda: os.environ.get(
@@ -49,6 +53,11 @@ class Settings:
     finished_idle_seconds: float = field(default_factory=lambda: float(os.environ.get("FINISHED_IDLE_SECONDS", "30")))
     db_busy_seconds: float = field(default_factory=lambda: float(os.environ.get("DB_BUSY_SECONDS", "30")))
     cache_mb: float = field(default_factory=lambda: float(os.environ.get("CACHE_MB", "128")))
+    bot_workers: int = field(default_factory=lambda: int(os.environ.get(
+        "BOT_WORKERS", str(max(1, (os.cpu_count() or 2) // 2)))))
+    bot_queue: int = field(default_factory=lambda: int(os.environ.get("BOT_QUEUE", "8")))
+    bot_delay_seconds: float = field(default_factory=lambda: float(os.environ.get("BOT_DELAY_SECONDS", "0.7")))
+    bot_think_seconds: float = field(default_factory=lambda: float(os.environ.get("BOT_THINK_SECONDS", "0.9")))
     clock_poll_seconds: float = field(default_factory=lambda: float(os.environ.get("CLOCK_POLL_SECONDS", "1")))
     push_contact: str = field(default_factory=lambda: os.environ.get("PUSH_CONTACT", "mailto:parlour@localhost"))
     push_allow_http: bool = field(default_factory=lambda: os.environ.get("PUSH_ALLOW_HTTP", "") == "1")

@@ -142,6 +142,11 @@ class Hub:
         self.sync_limit = Window(10, 10.0)
         # Notifications of a feature's own kinds (private chats: app/diplomacy.py), by kind.
         self.handlers: dict[str, Callable[[dict[str, Any]], Awaitable[None]]] = {}
+        # Told of every change (app/bot_seats.py): before a table's summary is sent, before its
+        # views are, and when another process changed a table (its id and the kind of change).
+        self.on_table: Callable[[LiveTable], None] = lambda live: None
+        self.on_views: Callable[[LiveTable], None] = lambda live: None
+        self.on_elsewhere: Callable[[int, str], None] = lambda table_id, kind: None
         # What else a table's connections are shown (its clocks): called with the connection that
         # just opened, or with None after a change of the table.
         self.extras: list[Callable[[LiveTable, Connection | None], None]] = []
@@ -245,6 +250,7 @@ class Hub:
 
     def push_table(self, live: LiveTable) -> None:
         """Players, status, who is connected: after joins, the start, presence changes."""
+        self.on_table(live)
         message = orjson.dumps({"type": "table", "table": public_summary(live, self.connected(live.id))}).decode()
         for conn in list(self.rooms.get(live.id, ())):
             conn.send_raw(message)
@@ -259,6 +265,7 @@ class Hub:
         """Send every connected seat the view after a change: each seat's view is computed
         once (and the engine may share the public part between seats), whatever the number
         of tabs and spectators. Never from a state holding a move not yet stored."""
+        self.on_views(live)
         if live.showable:
             for extra in self.extras:
                 extra(live, None)
@@ -305,6 +312,8 @@ class Hub:
             await self.resync()
             return
         table_id = int(payload["t"])
+        if kind in ("moves", "lobby"):
+            self.on_elsewhere(table_id, kind)
         if kind == "presence":
             remote = self.remote_presence[table_id]
             connected = set(payload.get("c", ()))

@@ -32,7 +32,7 @@ import orjson
 from sqlalchemy import Text, cast, select
 from sqlalchemy.ext.asyncio import async_sessionmaker
 
-from app.models import GameTable, MoveRecord, Player, Snapshot
+from app.models import GameTable, HandoverVote, MoveRecord, Player, SeatChange, Snapshot
 from app.takeback import TakeBackGap, TurnChain, capture_points, chain_after, is_take_back, restore
 from engines.base import Engine, Event, new_game
 
@@ -47,6 +47,8 @@ class PlayerInfo:
     seat: int | None
     is_founder: bool
     token_hash: str
+    bot: str | None = None  # the level of the bot playing this seat now (app/bot_seats.py)
+    is_bot: bool = False  # added as a bot in the waiting room: nobody takes it back
 
 
 class Log:
@@ -132,6 +134,13 @@ class LiveTable:
     retired: bool = False  # dropped from the cache: fetch the current copy instead
     used: float = field(default_factory=time.monotonic)  # when it was last asked for
     state_bytes: int = 0  # the encoded state's length when last measured (loads, snapshots)
+    # Bots (app/bot_seats.py): after how long away a seat may be handed to one; the seat
+    # changes as log lines (seq, seat, text); handover votes (target id -> voter ids); and
+    # what the public summary says of each seat that may be handed over now (player id -> counts).
+    bot_after: int | None = None
+    seat_changes: list[tuple[int, int, str]] = field(default_factory=list)
+    votes: dict[int, set[int]] = field(default_factory=dict)
+    handover: dict[int, dict[str, int]] = field(default_factory=dict)
     chain: TurnChain | None = None  # the latest moves their seat may take back (app/takeback.py)
     _names: dict[int, str] = field(default_factory=dict)
     _names_key: tuple[str, int] | None = None
@@ -407,10 +416,12 @@ class LiveTables:
             live = LiveTable(
                 id=row.id, code=row.code, game=row.game, engine=self.engines[row.game],
                 options=dict(row.options), status=row.status, seed=row.seed, seed_hash=row.seed_hash,
-                players=[PlayerInfo(p.id, p.name, p.joined, p.seat, p.is_founder, p.token_hash)
+                players=[PlayerInfo(p.id, p.name, p.joined, p.seat, p.is_founder, p.token_hash, p.bot, p.is_bot)
                          for p in players],
-                rules_version=row.rules_version, result=row.result,
+                rules_version=row.rules_version, result=row.result, bot_after=row.bot_after_seconds,
             )
+            if row.status != "gathering":
+                await load_bot_notes(s, live)
             if row.status == "gathering":
                 return live
             live.players.sort(key=lambda p: p.seat if p.seat is not None else 99)
@@ -451,3 +462,13 @@ class LiveTables:
 def new_state(live: LiveTable) -> Any:
     seats = sum(1 for p in live.players if p.seat is not None)
     return new_game(live.engine, seats, int(live.seed, 16), live.options, version=live.rules_version)
+
+
+async def load_bot_notes(s: Any, live: LiveTable) -> None:
+    """A begun table's seat changes (log lines) and standing handover votes (app/bot_seats.py)."""
+    changes = (await s.execute(select(SeatChange.seq, SeatChange.seat, SeatChange.text)
+                               .where(SeatChange.table_id == live.id).order_by(SeatChange.id))).all()
+    live.seat_changes = [(c.seq, c.seat, c.text) for c in changes]
+    for target, voter in (await s.execute(select(HandoverVote.target_id, HandoverVote.voter_id)
+                                          .where(HandoverVote.table_id == live.id))).all():
+        live.votes.setdefault(target, set()).add(voter)

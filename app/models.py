@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import JSON, ForeignKey, Index, Integer, String, Text, UniqueConstraint
+from sqlalchemy import JSON, ForeignKey, Index, Integer, String, Text, UniqueConstraint, false
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 
@@ -36,6 +36,8 @@ class GameTable(Base):
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     started_at: Mapped[datetime | None] = mapped_column(default=None)
     finished_at: Mapped[datetime | None] = mapped_column(default=None)
+    # After how long away an absent player's seat may be handed to a bot (None: never).
+    bot_after_seconds: Mapped[int | None] = mapped_column(Integer, default=None)
 
 
 class Player(Base):
@@ -52,6 +54,10 @@ class Player(Base):
     seat: Mapped[int | None] = mapped_column(Integer, default=None)
     is_founder: Mapped[bool] = mapped_column(default=False)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    # Who plays the seat now when it is a bot: its level ("easy", "good"); None: its player.
+    bot: Mapped[str | None] = mapped_column(String(8), default=None)
+    # A seat added as a bot in the waiting room (nobody holds its token: no one takes it back).
+    is_bot: Mapped[bool] = mapped_column(default=False, server_default=false())
 
 
 class MoveRecord(Base):
@@ -124,6 +130,32 @@ class PrivateMessage(Base):
     id: Mapped[int] = mapped_column(primary_key=True)
     chat_id: Mapped[int] = mapped_column(ForeignKey("private_chats.id"))
     player_id: Mapped[int] = mapped_column(ForeignKey("players.id"))
+    text: Mapped[str] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class HandoverVote(Base):
+    """A present player's vote to hand an absent player's seat to a bot (app/bot_seats.py)."""
+
+    __tablename__ = "handover_votes"
+    __table_args__ = (UniqueConstraint("target_id", "voter_id", name="uq_handover_votes_target_voter"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    table_id: Mapped[int] = mapped_column(ForeignKey("tables.id"), index=True)
+    target_id: Mapped[int] = mapped_column(ForeignKey("players.id"))
+    voter_id: Mapped[int] = mapped_column(ForeignKey("players.id"))
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class SeatChange(Base):
+    """A seat changing hands (to a bot, back to its player): a log line after move ``seq``."""
+
+    __tablename__ = "seat_changes"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    table_id: Mapped[int] = mapped_column(ForeignKey("tables.id"), index=True)
+    seq: Mapped[int] = mapped_column(Integer)
+    seat: Mapped[int] = mapped_column(Integer)
     text: Mapped[str] = mapped_column(Text)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 

@@ -44,14 +44,15 @@ class Mover:
         self.hub = hub
         self.snapshot_every = max(1, snapshot_every)
 
-    async def play(self, live: LiveTable, player: PlayerInfo, seq: object, move: object) -> int:
-        """Apply ``move`` for ``player`` if it is legal at ``seq``; return the new seq."""
+    async def play(self, live: LiveTable, player: PlayerInfo, seq: object, move: object, bot: bool = False) -> int:
+        """Apply ``move`` for ``player`` (``bot``: for the bot playing its seat) if it is legal
+        at ``seq``; return the new seq."""
         started = now()
-        new_seq = await self._play(live.id, player.token_hash, seq, move)
+        new_seq = await self._play(live.id, player.token_hash, seq, move, bot)
         self.times.record(now() - started)
         return new_seq
 
-    async def _play(self, table_id: int, token_hash: str, seq: object, move: object) -> int:
+    async def _play(self, table_id: int, token_hash: str, seq: object, move: object, bot: bool = False) -> int:
         if not isinstance(seq, int) or isinstance(seq, bool):
             raise ApiError(422, "malformed_move", "A move names the seq it was chosen at (an integer).")
         if not isinstance(move, dict) or not isinstance(move.get("type"), str):
@@ -75,6 +76,9 @@ class Mover:
             player = live.player_by_hash(token_hash)
             if player is None or player.seat is None:
                 raise ApiError(403, "no_seat", "You have no seat at this table.")
+            if (player.bot is not None) != bot:  # the seat changed hands (app/bot_seats.py)
+                raise ApiError(409, "seat_changed_hands", "A bot plays this seat now: open your seat's page to "
+                               "take it back." if player.bot else "The seat's player took it back.")
             seat = player.seat
             if seat not in live.awaiting:
                 names = live.names_by_seat()

@@ -11,6 +11,7 @@ from typing import Annotated, Any
 from fastapi import Depends, Request
 from starlette.requests import HTTPConnection
 
+from app.bot_seats import BotSeats
 from app.clocks import ClockKeeper
 from app.config import Settings, is_postgres
 from app.db import make_engine, sessionmaker
@@ -50,6 +51,10 @@ class Parlour:
         self.journal = make_journal(settings.database_url, self.notifier)
         self.mover = Mover(self.live, self.hub, self.journal, settings.snapshot_every)
         self.code_brake = CodeBrake(settings.failed_lookups_per_minute)
+        self.bots = BotSeats(self.live, self.hub, self.mover, self.notifier, engine_paths=settings.engines,
+                             database_url=settings.database_url, workers=settings.bot_workers,
+                             queue=settings.bot_queue, delay=settings.bot_delay_seconds,
+                             think_seconds=settings.bot_think_seconds)
         self.clocks = ClockKeeper(self.live, self.hub, self.mover, poll_seconds=settings.clock_poll_seconds)
         self.pusher = Pusher(self.live, self.hub, settings.push_contact, allow_http=settings.push_allow_http)
 
@@ -65,6 +70,7 @@ class Parlour:
         gc.freeze()
         gc.set_threshold(20_000, 20, 50)
         self._sweeper = asyncio.create_task(self._sweep())
+        self.bots.start()
 
     def sweep_every(self) -> float:
         """Often enough that a table goes within about a quarter of its idle time past it."""
@@ -85,6 +91,7 @@ class Parlour:
             self._sweeper.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._sweeper
+        await self.bots.stop()
         await self.clocks.stop()
         await self.hub.drain()
         await self.pusher.stop()

@@ -81,12 +81,16 @@ class Rooms:
         return self.live.engines[game]
 
     async def found(self, game: object, name: object, options: object, clock: object = None,
-                    token: str | None = None) -> SeatTicket:
+                    token: str | None = None, bot_after: object = None) -> SeatTicket:
         """A new table, gathering; ``clock`` the clocks chosen (app/clock_rules.py), ``token``
-        the founder's seat token when it is derived from another (play again)."""
+        the founder's seat token when it is derived from another (play again), ``bot_after`` the
+        seconds away after which a seat may be voted to a bot (app/bot_seats.py; None: never)."""
+        from app.bot_seats import check_bot_after
+
         engine = self.engine(game)
         name = clean_name(name)
         clock_settings = ClockSettings.parse(clock)
+        bot_after_seconds = check_bot_after(bot_after)
         if options is not None and not isinstance(options, dict):
             raise ApiError(422, "invalid_options", "Options are an object of option names and values.")
         try:
@@ -100,7 +104,7 @@ class Rooms:
             try:
                 async with self.live.sessions() as s, s.begin():
                     row = GameTable(code=code, game=engine.id, options=resolved, status="gathering",
-                                    seed=hex_seed, seed_hash=digest, seq=0)
+                                    seed=hex_seed, seed_hash=digest, seq=0, bot_after_seconds=bot_after_seconds)
                     s.add(row)
                     await s.flush()
                     s.add(Player(table_id=row.id, token_hash=hash_token(token), name=name, joined=0,
@@ -200,6 +204,9 @@ class Rooms:
                     await s.execute(update(Player).where(Player.id == p.id).values(seat=seat))
                 await self.notifier.in_transaction(s, live.id, "lobby")
             return await self._changed(live)
+
+    async def changed(self, live: LiveTable) -> LiveTable:
+        return await self._changed(live)
 
     async def _changed(self, live: LiveTable) -> LiveTable:
         """Rebuild a held table from what was just committed, and tell everyone."""

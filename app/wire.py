@@ -11,8 +11,12 @@ from app.live import LiveTable, PlayerInfo
 from app.takeback import can_take_back
 
 
-def player_json(p: PlayerInfo, connected: bool) -> dict[str, Any]:
-    return {"name": p.name, "seat": p.seat, "founder": p.is_founder, "joined": p.joined, "connected": connected}
+def player_json(p: PlayerInfo, connected: bool, handover: dict[str, int] | None = None) -> dict[str, Any]:
+    out = {"name": p.name, "seat": p.seat, "founder": p.is_founder, "joined": p.joined, "connected": connected,
+           "bot": p.bot, "is_bot": p.is_bot}
+    if handover is not None:  # away long enough: the others may vote to hand the seat to a bot
+        out["handover"] = handover
+    return out
 
 
 def public_summary(live: LiveTable, connected: set[int] | frozenset[int] = frozenset()) -> dict[str, Any]:
@@ -22,7 +26,7 @@ def public_summary(live: LiveTable, connected: set[int] | frozenset[int] = froze
         "game": live.game,
         "title": live.engine.title,
         "status": live.status,
-        "players": [player_json(p, p.id in connected) for p in live.players],
+        "players": [player_json(p, p.id in connected, live.handover.get(p.id)) for p in live.players],
         "min_seats": live.min_seats,
         "max_seats": live.max_seats,
         "seq": live.seq,
@@ -41,11 +45,15 @@ def log_for(live: LiveTable, seat: int | None, after_seq: int = -1) -> list[dict
         order = ", ".join(f"{p.seat + 1}. {p.name}" for p in live.players if p.seat is not None)
         out.append({"seq": 0, "text": f"Seats were drawn by lot: {order}. The game begins."})
     key = str(seat) if seat is not None else None
+    changes = [c for c in live.seat_changes if c[0] > after_seq] if live.seat_changes else []
     for seq, events in live.log.after(after_seq):
+        while changes and changes[0][0] < seq:  # a seat changed hands before this move
+            out.append({"seq": changes[0][0], "text": changes.pop(0)[2]})
         for ev in events:
             private = ev.get("private") or {}
             text = private.get(key, ev["text"]) if key is not None else ev["text"]
             out.append({"seq": seq, "text": live.render_text(text)})
+    out.extend({"seq": c[0], "text": c[2]} for c in changes)
     return out
 
 

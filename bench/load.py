@@ -10,6 +10,7 @@ REST), as the peer's harness does.
     .venv/bin/python bench/load.py --tables 100 --think 500 --duration 30
     .venv/bin/python bench/load.py --db postgres --processes 2 --tables 100 --think 500
     .venv/bin/python bench/load.py --quick        # a few seconds; the test suite runs this
+    .venv/bin/python bench/load.py --tables 900 --bot-tables 100 --think 5000   # bots beside humans
     .venv/bin/python bench/load.py --client node --game game_of_thrones --tables 500 --think 2500
 
 A game's own seat count and engine come from GAMES below (A Game of Thrones: 6 seats, its
@@ -17,6 +18,11 @@ engine hosted even where the server's default list does not name it).
 
 Prints tables, connections, offered and achieved moves/s, round trip p50/p95/p99/max, server
 CPU and RSS (after setup and peak), and errors; --out FILE appends the figures as one JSON line.
+
+``--bot-tables N`` adds N tables where one seat is a client like the others and every other seat
+a bot (``--bot-level``, seated in the waiting room): the round trips measured are the human
+tables' only, so a run with and without them shows what the bots cost everyone else. The
+server's own bot figures (moves played, time from ask to answer) are printed beside.
 """
 
 from __future__ import annotations
@@ -68,6 +74,7 @@ class Stats:
     errors: dict[str, int] = field(default_factory=dict)
     stale: int = 0
     games_finished: int = 0
+    bot_table_moves: int = 0  # moves the bot tables' human seats saw stored (any seat's)
 
     def error(self, kind: str) -> None:
         self.errors[kind] = self.errors.get(kind, 0) + 1
@@ -84,6 +91,7 @@ class Table:
         self.done = asyncio.Event()
         self.latest: list[tuple[int, list[dict[str, Any]]]] = []
         self.pending: list[asyncio.Task[None] | None] = []
+        self.with_bots = slot >= bench.args.tables  # one client seat, the rest bots: not measured
 
     def kick(self) -> None:
         """Play is allowed now: seats already holding their first view start thinking."""
@@ -97,7 +105,10 @@ class Table:
         r.raise_for_status()
         found = r.json()
         self.tokens = [found["seat_token"]]
-        for i in range(1, b.seats):
+        for _ in range(b.seats - 1 if self.with_bots else 0):
+            r = await http[0].post(f"/api/seats/{self.tokens[0]}/bots", json={"level": b.args.bot_level})
+            r.raise_for_status()
+        for i in range(1, 1 if self.with_bots else b.seats):
             r = await http[0].post(f"/api/tables/{found['code']}/join", json={"name": NAMES[i]})
             r.raise_for_status()
             self.tokens.append(r.json()["seat_token"])
@@ -130,8 +141,12 @@ class Table:
                 kind = msg["type"]
                 if kind == "view":
                     seq = msg["seq"]
+                    if self.with_bots and b.stats.measuring and self.seen[i] >= 0:
+                        b.stats.bot_table_moves += max(0, seq - self.seen[i])
                     self.seen[i] = seq
-                    if seq in self.sent_at and all(s >= seq for s in self.seen):
+                    if self.with_bots:
+                        self.sent_at.clear()
+                    elif seq in self.sent_at and all(s >= seq for s in self.seen):
                         sent = self.sent_at.pop(seq)
                         if b.stats.measuring:
                             b.stats.rtts.append(time.perf_counter() - sent)
@@ -195,8 +210,15 @@ class Bench:
             table = Table(self, slot)
             self.tables[slot] = table
             async with sem:
-                await table.create(http)
-                await table.connect()
+                try:
+                    await table.create(http)
+                    await table.connect()
+                except (httpx.HTTPError, OSError, websockets.WebSocketException) as exc:
+                    # A table that could not be set up is counted, not waited for forever.
+                    self.stats.error(f"setup {type(exc).__name__}")
+                    if ready is not None:
+                        ready.set()
+                    return
             if ready is not None:
                 ready.set()
                 ready = None
@@ -216,7 +238,8 @@ class Bench:
         sem = asyncio.Semaphore(32)
         t0 = time.perf_counter()
         readies = [asyncio.Event() for _ in range(a.tables)]
-        tasks = [asyncio.create_task(self.lifecycle(i, http, sem, readies[i])) for i in range(a.tables)]
+        readies += [asyncio.Event() for _ in range(a.bot_tables)]
+        tasks = [asyncio.create_task(self.lifecycle(i, http, sem, readies[i])) for i in range(a.tables + a.bot_tables)]
         await asyncio.gather(*(r.wait() for r in readies))
         setup_s = time.perf_counter() - t0
         rss_setup = sum(s.rss_mb() for s in self.servers)
@@ -277,6 +300,9 @@ class Bench:
             "server_rss_mb_after_setup": round(rss_setup, 1), "server_rss_mb_peak": round(peak, 1),
             "setup_s": round(setup_s, 1), "window_s": round(window, 1),
             "server_move_ms": server_stats[0]["moves"], "server_commits": server_stats[0]["commits"],
+            **({"bot_tables": a.bot_tables, "bot_level": a.bot_level,
+                "bot_table_moves_s": round(self.stats.bot_table_moves / window, 1),
+                "bots": server_stats[0].get("bots")} if a.bot_tables else {}),
         }
 
 
@@ -359,6 +385,9 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     p.add_argument("--client", choices=("python", "node"), default="python",
                    help="the load client: this script, or the Node one (as fast as the peer's)")
     p.add_argument("--no-pin", action="store_true")
+    p.add_argument("--bot-tables", type=int, default=0,
+                   help="also this many tables of one client seat and bots in every other seat (not measured)")
+    p.add_argument("--bot-level", choices=("easy", "good"), default="good")
     p.add_argument("--profile", help="py-spy the (first) server during the window into this file (.svg/.json)")
     a = p.parse_args(argv)
     seats, engine_path = GAMES.get(a.game, (4, None))
@@ -366,6 +395,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         a.seats = seats
     if a.quick:
         a.tables, a.think, a.duration, a.warmup = min(a.tables, 10), 50, 2, 0.5
+    if a.bot_tables and a.client != "python":
+        p.error("--bot-tables needs the Python client")
     if a.db == "sqlite" and a.processes != 1:
         p.error("several processes need --db postgres")
     _soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
@@ -391,7 +422,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
             engines = ",".join(dict.fromkeys([*hosted, engine_path]))
         for i in range(a.processes):
             servers.append(Server(db_url, tmp / f"server{i}.log", engines=engines,
-                                  core=None if a.no_pin else 0, quiet=True).start())
+                                  core=None if a.no_pin else 0, quiet=True,
+                                  extra_env={} if a.no_pin else {"BOT_CPUS": "1"}).start(timeout=300))
         result = run_node_client(a, servers) if a.client == "node" else asyncio.run(Bench(a, servers).run())
     finally:
         for s in servers:
@@ -419,6 +451,11 @@ def print_result(r: dict[str, Any]) -> None:
           f"p99 {mv.get('p99_ms')}; {cm['moves_per_commit']} moves per commit")
     print(f"  errors {r['errors']} {r['error_kinds'] or ''}  stale retries {r['stale_retries']}  "
           f"(load client CPU {r['client_cpu_pct']}%)")
+    if r.get("bot_tables"):
+        bots = r["bots"] or {}
+        print(f"  beside them {r['bot_tables']} tables with {r['bot_level']} bots: {r['bot_table_moves_s']} moves/s; "
+              f"the server's bots played {bots.get('played')} (refused {bots.get('refused')}, failed "
+              f"{bots.get('failed')}), ask → answer ms {bots.get('thinking')}")
 
 
 if __name__ == "__main__":

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import hashlib
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 import orjson
 from fastapi import APIRouter, Depends, Request
@@ -30,6 +30,19 @@ class FoundIn(BaseModel):
         'Optional clocks: {"kind": "fischer", "seconds": 600, "increment": 5, "on_timeout": "pass"} (a chess '
         'clock per player) or {"kind": "deadline", "seconds": 86400, "on_timeout": "bot_easy"} (a time per '
         'decision); on_timeout is "pass", "bot_easy" or "bot_good". See app/clock_rules.py.'))
+    # After how many seconds away a seat may be handed to a bot by the others (None: never).
+    bot_after_seconds: int | None = Field(default=None, strict=True)
+
+
+class AddBotIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    level: Literal["easy", "good"]
+
+
+class HandoverIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    seat: int = Field(strict=True, ge=0, le=63)
+    level: Literal["easy", "good"] = "good"
 
 
 class JoinIn(BaseModel):
@@ -75,7 +88,8 @@ async def list_games(parlour: ParlourDep) -> JSON:
 
 @router.post("/tables", status_code=201)
 async def found_table(body: FoundIn, request: Request, parlour: ParlourDep) -> JSON:
-    ticket = await parlour.rooms.found(body.game, body.name, body.options, clock=body.clock)
+    ticket = await parlour.rooms.found(body.game, body.name, body.options, clock=body.clock,
+                                      bot_after=body.bot_after_seconds)
     parlour.code_brake.reached(client_id(request), ticket.code)
     base = parlour.public_base(request)
     return {"code": ticket.code, "invite_url": f"{base}/join/{ticket.code}",
@@ -85,6 +99,7 @@ async def found_table(body: FoundIn, request: Request, parlour: ParlourDep) -> J
 @router.get("/tables/{code}")
 async def get_table(code: str, request: Request, parlour: ParlourDep) -> JSON:
     live = await lookup_table(parlour, request, code)
+    parlour.bots.refresh(live)
     summary = public_summary(live, parlour.hub.connected(live.id))
     summary["invite_url"] = f"{parlour.public_base(request)}/join/{live.code}"
     return summary
@@ -109,6 +124,21 @@ async def remove_player(body: RemoveIn, seat: SeatDep, parlour: ParlourDep) -> J
     """The founder removes a player, by name, before the start."""
     await parlour.rooms.leave(seat[1].token_hash, body.name)
     return {"removed": body.name}
+
+
+@router.post("/seats/{token}/bots", status_code=201)
+async def add_bot(body: AddBotIn, seat: SeatDep, parlour: ParlourDep) -> JSON:
+    """The founder seats a bot before the start (it counts toward the minimum); remove it like
+    a player, by its name (``/remove``)."""
+    name = await parlour.bots.add(seat[1].token_hash, body.level, parlour.rooms.changed)
+    return {"name": name, "bot": body.level}
+
+
+@router.post("/seats/{token}/handover")
+async def hand_over(body: HandoverIn, seat: SeatDep, parlour: ParlourDep) -> JSON:
+    """A present player's vote to hand a seat whose player has been away long enough to a bot;
+    a majority of the players present hands it over."""
+    return await parlour.bots.vote(seat[1].token_hash, body.seat, body.level)
 
 
 @router.post("/seats/{token}/start")
@@ -190,7 +220,8 @@ async def server_stats(parlour: ParlourDep) -> JSON:
             "tables_in_memory": len(parlour.live.cached_ids()),
             "cache": parlour.live.stats(),
             "connections": sum(len(r) for r in parlour.hub.rooms.values()),
-            "clock_timeouts_played": parlour.clocks.played, "pushes_sent": parlour.pusher.sent}
+            "clock_timeouts_played": parlour.clocks.played, "pushes_sent": parlour.pusher.sent,
+            "bots": parlour.bots.stats()}
 
 
 @router.post("/stats/reset", include_in_schema=False)

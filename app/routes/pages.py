@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from fastapi import APIRouter, Form, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fastapi.templating import Jinja2Templates
 
+from app.bot_seats import plays_bots
 from app.errors import ApiError
 from app.guard import origin_allowed
-from app.live import LiveTable
+from app.live import LiveTable, PlayerInfo
 from app.parlour import Parlour, ParlourDep, client_id
 from app.paths import STATIC, TEMPLATES
 from engines.base import Engine
@@ -77,7 +79,8 @@ async def found_form(request: Request, parlour: ParlourDep) -> Response:
                 options[opt.id] = next((c for c in opt.choices if str(c) == raw), raw)
     try:
         ticket = await parlour.rooms.found(game, form.get("name"), options,
-                                           clock=clock_choice(form.get("clock"), form.get("on_timeout")))
+                                           clock=clock_choice(form.get("clock"), form.get("on_timeout")),
+                                           bot_after=form.get("bot_after"))
     except ApiError as err:
         return page(request, "front.html", status_code=err.status, engine=chosen_engine(parlour, game),
                     found_error=err.message, name=form.get("name", ""))
@@ -156,10 +159,57 @@ async def seat_page(request: Request, parlour: ParlourDep, token: str) -> Respon
         return page(request, "missing.html", status_code=404,
                     message="No seat has this address. Check the link you were given.")
     live, player = found
+    if player.bot is not None and not player.is_bot:  # back: the seat is theirs again
+        await parlour.bots.reclaim(player.token_hash)
+        found = await parlour.seat(token) or found
+        live, player = found
+    return seat_page_for(request, parlour, live, player, token)
+
+
+def seat_page_for(request: Request, parlour: Parlour, live: LiveTable, player: PlayerInfo, token: str,
+                  status_code: int = 200, **extra: Any) -> Response:
     base = parlour.public_base(request)
-    return page(request, "table.html", live=live, engine=live.engine, player=player,
+    return page(request, "table.html", status_code=status_code, live=live, engine=live.engine, player=player,
                 invite_url=f"{base}/join/{live.code}", watch_url=f"{base}/watch/{live.code}",
-                socket_path=f"/ws/seats/{token}", api_path=f"/api/seats/{token}")
+                socket_path=f"/ws/seats/{token}", api_path=f"/api/seats/{token}", seat_path=f"/seat/{token}",
+                bots_play=plays_bots(live.engine), **extra)
+
+
+@router.post("/seat/{token}/bots")
+async def add_bot_form(request: Request, parlour: ParlourDep, token: str, level: str = Form("")) -> Response:
+    """The waiting room's "Seat a bot" (the founder's)."""
+    return await _bot_form(request, parlour, token,
+                           lambda hashed: parlour.bots.add(hashed, level, parlour.rooms.changed))
+
+
+@router.post("/seat/{token}/bots/remove")
+async def remove_bot_form(request: Request, parlour: ParlourDep, token: str, name: str = Form("")) -> Response:
+    """The waiting room's "Remove a bot" (the founder's): only a bot is removed this way."""
+    async def remove(hashed: str) -> None:
+        found = await parlour.live.by_token_hash(hashed)
+        if found is None or not any(p.is_bot and p.name == name for p in found[0].players):
+            raise ApiError(404, "unknown_bot", "No bot of that name is at this table.")
+        await parlour.rooms.leave(hashed, name)
+
+    return await _bot_form(request, parlour, token, remove)
+
+
+async def _bot_form(request: Request, parlour: Parlour, token: str,
+                    act: Callable[[str], Awaitable[Any]]) -> Response:
+    refused = foreign_post(request, parlour)
+    if refused is not None:
+        return refused
+    found = await parlour.seat(token, client_id(request))
+    if found is None:
+        return page(request, "missing.html", status_code=404,
+                    message="No seat has this address. Check the link you were given.")
+    try:
+        await act(found[1].token_hash)
+    except ApiError as err:
+        current = await parlour.seat(token) or found
+        return seat_page_for(request, parlour, current[0], current[1], token, status_code=err.status,
+                             bot_error=err.message)
+    return RedirectResponse(f"/seat/{token}", status_code=303)
 
 
 @router.get("/watch/{code}")

@@ -63,6 +63,13 @@ async def connect(scope: Scope, receive: Receive, send: Send, parlour: Parlour) 
             await refuse(receive, send, 4404, "unknown seat")
             return
         live, player = found
+        if player.bot is not None and not player.is_bot:  # back: the seat is theirs again
+            await parlour.bots.reclaim(player.token_hash)
+            found = await parlour.seat(path[len(SEAT_PATH):])
+            if found is None:
+                await refuse(receive, send, 4404, "unknown seat")
+                return
+            live, player = found
     else:
         try:
             live, player = await parlour.find_table(client, path[len(WATCH_PATH):]), None

@@ -2,7 +2,7 @@
 consent to publish, and their messages
 
 Revision ID: 0004_private_chats
-Revises: 0005_clocks
+Revises: 0003_clocks
 Create Date: 2026-11-30 11:00:00
 """
 from collections.abc import Sequence
@@ -11,7 +11,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = '0004_private_chats'
-down_revision: str | None = '0005_clocks'
+down_revision: str | None = '0003_clocks'
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

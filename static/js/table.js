@@ -202,7 +202,7 @@ function renderWaiting() {
   list.replaceChildren(...t.players.map((p) => el("li", {},
     el("span", { class: "name", text: p.name }),
     p.founder ? el("span", { class: "badge", text: "founder" }) : null,
-    el("span", { class: `presence ${p.connected ? "on" : "off"}`, text: p.connected ? "here" : "away" }))));
+    p.is_bot ? botTag(p) : el("span", { class: `presence ${p.connected ? "on" : "off"}`, text: p.connected ? "here" : "away" }))));
   const start = $("start");
   if (start) {
     const n = t.players.length;
@@ -227,6 +227,9 @@ async function startGame() {
 
 // -- around the board ----------------------------------------------------------------------
 
+// a bot's seat (static/js/bots.js: the vote)
+const botTag = (p) => p.bot ? el("span", { class: "badge bot", text: `${p.is_bot ? "bot" : "bot plays"} · ${p.bot}` }) : null;
+
 // The players, as panels in the side column (as on Board Game Arena): seat, name, presence,
 // whether they are awaited, and what the game's renderer adds (money, loans, ravens…).
 function renderSeats() {
@@ -242,8 +245,10 @@ function renderSeats() {
       el("div", { class: "seat-line" },
         el("span", { class: "seat-no", text: `${p.seat + 1}` }),
         el("span", { class: "name", text: p.name + (p.seat === mine ? " (you)" : "") }),
-        el("span", { class: `presence ${p.connected ? "on" : "off"}`, text: p.connected ? "● here" : "○ away" }),
-        awaited ? el("span", { class: "to-play", text: "to play" }) : null),
+        p.is_bot ? null : el("span", { class: `presence ${p.connected ? "on" : "off"}`, text: p.connected ? "● here" : "○ away" }),
+        botTag(p), awaited ? el("span", { class: "to-play", text: "to play" }) : null),
+      p.handover && boot.you ? el("button", { type: "button", class: "handover", text: `Hand to a bot (${p.handover.votes} of ${p.handover.needed} votes)`,
+        onclick: () => import("./bots.js").then((m) => m.vote(boot.api, p.seat, flash)) }) : null,
       stats.length ? el("dl", { class: "seat-stats" }, ...stats.map((x) => el("div", { class: `seat-stat${x.warn ? " warn" : ""}`, title: x.title || null },
         el("dt", { text: x.label }), el("dd", { text: x.value })))) : null,
       extra && extra.more ? extra.more(Object.assign({}, state.fixed, state.view), p.seat) : null);

@@ -1,6 +1,6 @@
 """clocks, Web Push subscriptions, the server's own keys, and "play again" rematches
 
-Revision ID: 0005_clocks
+Revision ID: 0003_clocks
 Revises: 0002
 Create Date: 2026-11-30 11:00:00
 """
@@ -9,7 +9,7 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
-revision: str = '0005_clocks'
+revision: str = '0003_clocks'
 down_revision: str | None = '0002'
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
