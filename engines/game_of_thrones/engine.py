@@ -752,26 +752,81 @@ class GameOfThrones(KitEngine[GameState]):
             log.say("{0} defeats the neutral force in {a} ({t} against {n}) and marches in", c.attacker,
                     a=_area(c.area), t=total, n=need)
         else:
-            self._back_to_origin(state, log)
             log.say("{0} is too weak for the neutral force in {a} ({t} against {n}): the units stay in {o}",
                     c.attacker, a=_area(c.area), t=total, n=need, o=_area(c.origin))
+            if not self._back_to_origin(state, log, then="neutral"):
+                return
         state.combat = None
 
-    def _back_to_origin(self, state: GameState, log: Log, *, routed: bool = False) -> None:
-        """The attacking army goes back to the area it marched from; if that would break its
-        supply limits, units are lost until they fit (footmen first, then ships, knights and
-        siege engines), as in a retreat."""
+    def _back_to_origin(self, state: GameState, log: Log, *, routed: bool = False, then: str) -> bool:
+        """The attacking army goes back to the area it marched from. If that would break its
+        supply limits, units are lost until they fit: chosen by the attacker one at a time when
+        the army mixes kinds (a ``supply_loss`` decision; False is returned and ``then`` says
+        how the flow goes on once it is settled), else at once."""
         c = state.combat
         assert c is not None
         here = len(state.units.get(c.origin, []))
-        rank = {"footman": 0, SHIP: 1, "knight": 2, SIEGE: 3}
-        army = sorted(c.army, key=lambda k: rank[k])
-        while army and not R.supply_ok(state, c.attacker, {c.origin: here + len(army)}):
-            lost = army.pop(0)
-            log.say("{0} loses a {k} to supply going back to {o}", c.attacker, k=lost, o=_area(c.origin))
-        c.army = army
-        if army:
-            self._enter(state, c.attacker, c.origin, army, log, routed=routed)
+        keep = len(c.army)
+        while keep and not R.supply_ok(state, c.attacker, {c.origin: here + keep}):
+            keep -= 1
+        lose = len(c.army) - keep
+        if lose and keep and len(set(c.army)) > 1:
+            state.decisions.push(Decision("supply_loss", [c.attacker], {
+                "side": "attacker", "to": c.origin, "left": lose, "routed": routed, "then": then}))
+            return False
+        for kind in c.army[:lose]:
+            log.say("{0} loses a {k} to supply going back to {o}", c.attacker, k=kind, o=_area(c.origin))
+        c.army = c.army[lose:]
+        if c.army:
+            self._enter(state, c.attacker, c.origin, c.army, log, routed=routed)
+        return True
+
+    def _moves_supply_loss(self, state: GameState, seat: int, top: Decision | None) -> list[Move]:
+        """Supply on the way back or in a retreat: the owner chooses which unit to lose, one at
+        a time, among the units that move."""
+        return [self.MOVES.make("casualty", unit=k) for k in sorted(set(self._supply_loss_units(state, top)))]
+
+    def _supply_loss_units(self, state: GameState, top: Decision | None) -> list[str]:
+        c = state.combat
+        assert c is not None and top is not None
+        if top.data["side"] == "attacker":
+            return list(c.army)
+        return [u.kind for u in state.units.get(c.area, [])]
+
+    def _do_supply_loss(self, state: GameState, seat: int, move: Move, top: Decision | None, log: Log) -> None:
+        c = state.combat
+        assert c is not None and top is not None
+        kind, to = move["unit"], top.data["to"]
+        if top.data["side"] == "attacker":
+            c.army.remove(kind)
+            log.say("{0} loses a {k} to supply going back to {o}", seat, k=kind, o=_area(to))
+        else:
+            self._destroy(state, c.area, kind)
+            log.say("{0} loses a {k} to supply while retreating to {o}", seat, k=kind, o=_area(to))
+        top.data["left"] -= 1
+        if top.data["left"] > 0:
+            return
+        state.decisions.pop()
+        if top.data["side"] == "defender":
+            self._retreat_to(state, to, log)
+            return
+        self._enter(state, c.attacker, to, c.army, log, routed=bool(top.data["routed"]))
+        self._after_return(state, str(top.data["then"]), log)
+
+    def _after_return(self, state: GameState, then: str, log: Log) -> None:
+        """How the flow goes on once an attacking army is back in its area: the attack on a
+        neutral force is over; a lost combat or Arianne's refusal goes on to its end."""
+        c = state.combat
+        assert c is not None
+        if then == "neutral":
+            state.combat = None
+            return
+        if then == "retreat" and c.army:
+            log.say("{0} retreats {u} to {o}, routed", c.attacker, u=_kinds_text(c.army), o=_area(c.origin))
+        elif then == "arianne":
+            log.say("Arianne Martell: {0}'s units go back to {o}", c.attacker, o=_area(c.origin))
+        c.army = []
+        self._finish_combat(state, log)
 
     def _end_combat_decisions(self, state: GameState) -> None:
         while state.decisions.top is not None and state.decisions.top.kind != "combat":
@@ -1050,27 +1105,50 @@ class GameOfThrones(KitEngine[GameState]):
         """Final combat strength of both sides (Rules §3.2–3.5)."""
         c = state.combat
         assert c is not None and c.defender is not None
-        att, dfn = c.attacker, c.defender
+        parts = self.combat_breakdown(state, final=True)
+        return {c.attacker: int(parts["attacker"]["total"] or 0), c.defender: int(parts["defender"]["total"] or 0)}
+
+    def combat_breakdown(self, state: GameState, *, final: bool = False) -> dict[str, dict[str, int | None]]:
+        """Each side's strength by part, as far as it is known now (a part not known yet is
+        None; ``final`` counts everything, at the winner's step): the units (with the house
+        cards' unit texts once revealed), the March or Defense order, the garrison, the support
+        declared so far, the house card once both are revealed, the Valyrian Steel Blade once
+        its holder has decided, and the total of the known parts."""
+        c = state.combat
+        assert c is not None
         castle = BOARD.areas[c.area].castle
-        totals = {att: 0, dfn: 0}
-        for k in c.army:
-            totals[att] += self._unit_value(state, c, att, k, False, castle, "attacker", c.card)
-        totals[att] += ORDERS[c.march].modifier
-        for u in state.units.get(c.area, []):
-            totals[dfn] += self._unit_value(state, c, dfn, u.kind, u.routed, False, "defender", c.card)
+        att: dict[str, int | None] = {
+            "units": sum(self._unit_value(state, c, c.attacker, k, False, castle, "attacker", c.card) for k in c.army),
+            "order": ORDERS[c.march].modifier,
+            "support": self._support_strength(state, c, "attacker", c.card),
+        }
+        if c.defender is None:
+            att["total"] = sum(v or 0 for v in att.values())
+            force = state.neutral.get(c.area, 0)
+            return {"attacker": att, "defender": {"neutral_force": force, "total": force}}
+        dfn_seat = c.defender
         defense = state.orders.get(c.area)
-        if defense is not None and defense.seat == dfn and ORDERS[defense.token].kind == "defense":
-            bonus = ORDERS[defense.token].modifier
-            totals[dfn] += bonus * (2 if c.card.get(dfn) == "catelyn-stark" else 1)
-        if state.homes.get(c.area) == dfn and c.area in state.garrisons:
-            totals[dfn] += state.garrisons[c.area]
-        totals[att] += self._support_strength(state, c, "attacker", c.card)
-        totals[dfn] += self._support_strength(state, c, "defender", c.card)
-        for seat, other in ((att, dfn), (dfn, att)):
-            totals[seat] += self._card_strength(state, c, seat, other)
-        if c.blade:
-            totals[state.tracks["fiefdoms"][0]] += 1
-        return totals
+        bonus = 0
+        if defense is not None and defense.seat == dfn_seat and ORDERS[defense.token].kind == "defense":
+            bonus = ORDERS[defense.token].modifier * (2 if c.card.get(dfn_seat) == "catelyn-stark" else 1)
+        dfn: dict[str, int | None] = {
+            "units": sum(self._unit_value(state, c, dfn_seat, u.kind, u.routed, False, "defender", c.card)
+                         for u in state.units.get(c.area, [])),
+            "order": bonus,
+            "garrison": state.garrisons[c.area] if state.homes.get(c.area) == dfn_seat and c.area in state.garrisons
+            else 0,
+            "support": self._support_strength(state, c, "defender", c.card),
+        }
+        top = state.decisions.top
+        choosing = top is not None and top.kind == "cards"
+        cards_known = final or (c.step not in ("support", "cards") and not choosing)
+        blade_known = final or c.blade or c.winner is not None
+        holder = state.tracks["fiefdoms"][0]
+        for seat, other, parts in ((c.attacker, dfn_seat, att), (dfn_seat, c.attacker, dfn)):
+            parts["card"] = self._card_strength(state, c, seat, other) if cards_known else None
+            parts["blade"] = (1 if c.blade and seat == holder else 0) if blade_known else None
+            parts["total"] = sum(v or 0 for v in parts.values())
+        return {"attacker": att, "defender": dfn}
 
     def _card_strength(self, state: GameState, c: Combat, seat: int, other: int) -> int:
         cid = c.card.get(seat)
@@ -1208,11 +1286,9 @@ class GameOfThrones(KitEngine[GameState]):
         c = state.combat
         assert c is not None and c.loser is not None
         if c.loser == c.attacker:
-            if c.army:
-                self._back_to_origin(state, log, routed=True)
-                log.say("{0} retreats {u} to {o}, routed", c.attacker, u=_kinds_text(c.army), o=_area(c.origin))
-            c.army = []
-            self._finish_combat(state, log)
+            if c.army and not self._back_to_origin(state, log, routed=True, then="retreat"):
+                return
+            self._after_return(state, "retreat", log)
             return
         here = state.units.get(c.area, [])
         for u in list(here):
@@ -1276,12 +1352,15 @@ class GameOfThrones(KitEngine[GameState]):
         c = state.combat
         assert c is not None and c.loser is not None
         losses = self._retreat_losses(state, to)
+        moving = state.units.get(c.area, [])
+        if 0 < losses < len(moving) and len({u.kind for u in moving}) > 1:
+            # the retreating house chooses which units supply costs it, one at a time
+            state.decisions.push(Decision("supply_loss", [c.loser], {"side": "defender", "to": to, "left": losses}))
+            return
         here = state.units.pop(c.area)
         del state.owner[c.area]
         state.orders.pop(c.area, None)
-        # units lost to supply: the weakest first (footmen, then ships, knights, siege engines)
-        rank = {"footman": 0, SHIP: 1, "knight": 2, SIEGE: 3}
-        here.sort(key=lambda u: rank[u.kind])
+        # units lost to supply without a choice: all alike, or all of them
         lost, kept = here[:losses], here[losses:]
         if lost:
             log.say("{0} loses {u} to supply while retreating", c.loser, u=_kinds_text([u.kind for u in lost]))
@@ -1299,9 +1378,10 @@ class GameOfThrones(KitEngine[GameState]):
         arianne = c.winner == c.attacker and c.card.get(c.defender or 0) == "arianne-martell"
         if arianne and c.army:
             # Arianne Martell: the defender lost, but the attackers may not enter
-            self._back_to_origin(state, log)
-            log.say("Arianne Martell: {0}'s units go back to {o}", c.attacker, o=_area(c.origin))
-        elif c.winner == c.attacker and c.army:
+            if self._back_to_origin(state, log, then="arianne"):
+                self._after_return(state, "arianne", log)
+            return
+        if c.winner == c.attacker and c.army:
             if c.area in state.owner and state.owner[c.area] != c.attacker:
                 raise AssertionError("the embattled area is still held")
             self._enter(state, c.attacker, c.area, c.army, log)
@@ -1447,7 +1527,8 @@ class GameOfThrones(KitEngine[GameState]):
         rules = {"raven": RULE_RAVEN, "wildling": RULE_RAVEN, "raid": RULE_RAID, "march": RULE_MARCH,
                  "support": RULE_SUPPORT, "cards": RULE_CARDS, "blade": RULE_BLADE, "casualties": RULE_CASUALTIES,
                  "retreat": RULE_RETREAT, "consolidate": RULE_CONSOLIDATE, "muster": RULE_MUSTER,
-                 "ability": RULE_ABILITY, "port": RULE_PORT, **W.RULES_BY_KIND, **WL.RULES_BY_KIND}
+                 "ability": RULE_ABILITY, "port": RULE_PORT, "supply_loss": RULE_SUPPLY,
+                 **W.RULES_BY_KIND, **WL.RULES_BY_KIND}
         if kind == "march_moves" and top is not None:
             if t == "end_march":
                 changes, _ = self._march_plan(state, seat, top.data["from"], top.data["staged"])
@@ -1505,7 +1586,8 @@ class GameOfThrones(KitEngine[GameState]):
                       "cards": {str(s): v for s, v in c.card.items()},
                       "chosen": c.cards.public()["chosen"] if c.cards.open else [],
                       "my_card": c.cards.own(seat) if c.cards.open else None, "strength":
-                      {str(s): v for s, v in c.strength.items()}, "winner": c.winner, "blade": c.blade}
+                      {str(s): v for s, v in c.strength.items()}, "winner": c.winner, "blade": c.blade,
+                      "breakdown": self.combat_breakdown(state)}
         top = state.decisions.top
         return {
             "round": state.round, "phase": state.phase, "step": state.step, "seat": seat,
@@ -1528,6 +1610,7 @@ class GameOfThrones(KitEngine[GameState]):
             "westeros_cards": list(state.revealed),
             "wildling_last": state.wildling_last or None,
             "bids": ({**state.bids.public(), "mine": state.bids.own(seat)} if state.bids.open else None),
+            "bid_results": [dict(r) for r in state.bid_results],
             "combat": combat,
             "decision": top.kind if top is not None else ("orders" if planning else None),
             "awaited": sorted(self.awaited(state)),
@@ -1556,6 +1639,7 @@ class GameOfThrones(KitEngine[GameState]):
             "consolidate": "Resolve one of your Consolidate Power orders",
             "muster": "Muster units, then end mustering",
             "port": "You took a port: replace the captured ships with your own?",
+            "supply_loss": "Supply: choose a unit to lose so the units that move fit your supply",
         }
         text = texts.get(kind) or W.PROMPTS.get(kind) or WL.PROMPTS.get(kind) or "Decide"
         if kind == "ability" and top is not None:

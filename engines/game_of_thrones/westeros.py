@@ -77,6 +77,7 @@ def start(eng: GameOfThrones, state: GameState, log: Log) -> None:
     state.phase, state.step = WESTEROS, ""
     state.restricted = []
     state.revealed = []
+    state.bid_results = []
     for deck in DECKS:
         card = draw(state, deck, log)
         state.revealed.append(card)
@@ -381,6 +382,7 @@ def settle_ties(eng: GameOfThrones, state: GameState, log: Log) -> None:
     state.decisions.pop()
     if data["for"] == "track":
         place_track(state, data["track"], list(data["order"]), data["bids"], log)
+        record_bids(state, data["track"], data["bids"], list(data["order"]), data.get("broken"))
         return
     from engines.game_of_thrones import wildlings
 
@@ -395,6 +397,14 @@ def place_track(state: GameState, track: str, order: list[int], bids: list[int],
     log.say("{0} takes the {d}", order[0], d=DOMINANCE[track])
 
 
+def record_bids(state: GameState, track: str, bids: list[int], order: list[int], broken: int | None) -> None:
+    """Keep a revealed bidding for the views until the next Westeros phase: the track (or
+    "wildlings"), each bidder's bid, the resulting order and who broke a tie (if anyone had to)."""
+    state.bid_results.append({"track": track, "round": state.round,
+                              "bids": {str(s): b for s, b in enumerate(bids) if b >= 0},
+                              "order": order, "tie_broken_by": broken})
+
+
 DOMINANCE = {"iron_throne": "Iron Throne", "fiefdoms": "Valyrian Steel Blade", "kings_court": "Messenger Raven"}
 
 
@@ -407,6 +417,7 @@ def moves_ties(eng: GameOfThrones, state: GameState, seat: int, top: Decision) -
 def do_ties(eng: GameOfThrones, state: GameState, seat: int, move: Move, top: Decision, log: Log) -> None:
     chosen = state.houses.index(move["house"])
     top.data["order"].append(chosen)
+    top.data["broken"] = seat
     what = {"track": "the next place", "highest": "the highest bidder", "lowest": "the lowest bidder"}
     log.say("{0} breaks the tie: {1} is {w}", seat, chosen, w=what[top.data["for"]])
     if top.data["for"] != "track":
