@@ -70,6 +70,11 @@ def check_invariants(state: GameState) -> None:
     if state.phase != OVER:
         awaited = ENGINE.to_act(state)
         assert awaited, "nobody is awaited"
+        if state.phase == PLANNING and state.decisions.top is None:
+            # a seat's planning moves change only with its own placements, and a random game
+            # lists the moves of the seat it picks: listing every seat after every placement
+            # would only repeat the same lists (the game's slowest check)
+            return
         for s in awaited:
             assert ENGINE.legal_moves(state, s), f"seat {s} awaited without a listed move"
 

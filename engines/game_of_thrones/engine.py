@@ -382,13 +382,24 @@ class GameOfThrones(KitEngine[GameState]):
         """Planning: place (or replace) an order on an area holding your units, remove one, or
         declare yourself ready once every area has an order (or no token fits the rest)."""
         placed = self._placed(state, seat)
-        out = []
+        out: list[Move] = []
+        # the tokens' use counted once for the seat (this listing is the hottest code of a game),
+        # then, area by area, without the token already on that area (R.placeable's rule)
+        used = Counter(placed.values())
+        specials = sum(n for t, n in used.items() if ORDERS[t].special)
+        stars = R.star_limit(state, seat)
+        barred = state.restricted
         for area in R.order_areas(state, seat):
-            for token in R.placeable(state, seat, placed, area):
-                if placed.get(area) != token:
-                    out.append(self.MOVES.make("order", area=area, order=token))
-            if area in placed:
-                out.append(self.MOVES.make("unorder", area=area))
+            mine = placed.get(area)
+            other_specials = specials - (1 if mine is not None and ORDERS[mine].special else 0)
+            for token, o in ORDERS.items():
+                if token == mine or token in barred or used[token] >= o.count:
+                    continue  # (``token`` is not the area's own, so all its uses are elsewhere)
+                if o.special and other_specials >= stars:
+                    continue
+                out.append({"type": "order", "area": area, "order": token})
+            if mine is not None:
+                out.append({"type": "unorder", "area": area})
         if self._may_declare_ready(state, seat, placed):
             out.append(self.MOVES.make("ready"))
         return out
