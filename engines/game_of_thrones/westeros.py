@@ -10,11 +10,12 @@ here has its moves (``MOVES``), its effect (``DO``) and, where it may settle its
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from engines.base import Move
+from engines.game_of_thrones import consolidate as CP
 from engines.game_of_thrones import rules as R
+from engines.game_of_thrones import units as U
 from engines.game_of_thrones.components import (
     BOARD,
     HOUSES,
@@ -22,6 +23,7 @@ from engines.game_of_thrones.components import (
     TRACKS,
     WESTEROS_CARDS,
 )
+from engines.game_of_thrones.shared import Auto, Doer, Mover, Task
 from engines.game_of_thrones.state import WESTEROS, GameState
 from engines.kit import Commitments, Decision, Log
 
@@ -211,7 +213,7 @@ def moves_reconcile(eng: GameOfThrones, state: GameState, seat: int, top: Decisi
 
 
 def do_reconcile(eng: GameOfThrones, state: GameState, seat: int, move: Move, top: Decision, log: Log) -> None:
-    eng._destroy(state, move["area"], move["unit"])
+    U.destroy(eng, state, move["area"], move["unit"])
     log.say("{0} destroys a {k} in {a} to meet its supply", seat, k=move["unit"], a=BOARD.areas[move["area"]].name)
 
 
@@ -234,7 +236,7 @@ def _muster_house(eng: GameOfThrones, state: GameState, task: dict[str, Any], lo
 
 
 def _can_muster(eng: GameOfThrones, state: GameState, seat: int, area: str) -> bool:
-    return bool(eng._muster_options(state, seat, area, BOARD.areas[area].mustering_points))
+    return bool(CP.muster_options(eng, state, seat, area, BOARD.areas[area].mustering_points))
 
 
 def moves_mustering(eng: GameOfThrones, state: GameState, seat: int, top: Decision) -> list[Move]:
@@ -426,11 +428,6 @@ def do_ties(eng: GameOfThrones, state: GameState, seat: int, move: Move, top: De
 
 
 # -- the tables the engine dispatches on ------------------------------------------------------------
-
-Mover = Callable[["GameOfThrones", GameState, int, Decision], list[Move]]
-Doer = Callable[["GameOfThrones", GameState, int, Move, Decision, Log], None]
-Auto = Callable[["GameOfThrones", GameState, Decision, Log], bool]
-Task = Callable[["GameOfThrones", GameState, dict[str, Any], Log], None]
 
 TASKS: dict[str, Task] = {"card": _card, "supply": _supply, "reconcile": _reconcile,
                           "muster_house": _muster_house, "bid_track": _bid_track}

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from engines.base import Move
 from engines.game_of_thrones import rules as R
+from engines.game_of_thrones import units as U
 from engines.game_of_thrones import westeros as W
 from engines.game_of_thrones.components import (
     BOARD,
@@ -20,6 +21,7 @@ from engines.game_of_thrones.components import (
     TRACKS,
     WILDLING_CARDS,
 )
+from engines.game_of_thrones.shared import Auto, Doer, Mover, Task
 from engines.game_of_thrones.state import GameState
 from engines.kit import Decision, Log
 
@@ -267,7 +269,7 @@ def _swap_one(eng: GameOfThrones, state: GameState, seat: int, area: str, old: s
         next(u for u in state.units[area] if u.kind == old).kind = new
         log.say("{0} swaps a {o} for a {n} in {a}", seat, o=old, n=new, a=BOARD.areas[area].name)
     else:
-        eng._destroy(state, area, old)
+        U.destroy(eng, state, area, old)
         log.say("{0} has no {n} left: its {o} in {a} is destroyed", seat, o=old, n=new, a=BOARD.areas[area].name)
 
 
@@ -291,7 +293,7 @@ def moves_destroy(eng: GameOfThrones, state: GameState, seat: int, top: Decision
 
 
 def do_destroy(eng: GameOfThrones, state: GameState, seat: int, move: Move, top: Decision, log: Log) -> None:
-    eng._destroy(state, move["area"], move["unit"])
+    U.destroy(eng, state, move["area"], move["unit"])
     log.say("{0} destroys a {k} in {a}", seat, k=move["unit"], a=BOARD.areas[move["area"]].name)
     top.data["left"] -= 1
     if top.data["castle"]:
@@ -369,10 +371,10 @@ def do_wildling_choice(eng: GameOfThrones, state: GameState, seat: int, move: Mo
             log.say("Mammoth Riders: {0} takes back {c}", seat, c=HOUSE_CARDS[option].name)
 
 
-TASKS: dict[str, W.Task] = {"attack": _attack, "wildling": _effect}
-MOVES: dict[str, W.Mover] = {"destroy": moves_destroy, "swap": moves_swap, "wildling_choice": moves_wildling_choice}
-DO: dict[str, W.Doer] = {"destroy": do_destroy, "swap": do_swap, "wildling_choice": do_wildling_choice}
-AUTO: dict[str, W.Auto] = {"destroy": auto_destroy, "swap": auto_swap}
+TASKS: dict[str, Task] = {"attack": _attack, "wildling": _effect}
+MOVES: dict[str, Mover] = {"destroy": moves_destroy, "swap": moves_swap, "wildling_choice": moves_wildling_choice}
+DO: dict[str, Doer] = {"destroy": do_destroy, "swap": do_swap, "wildling_choice": do_wildling_choice}
+AUTO: dict[str, Auto] = {"destroy": auto_destroy, "swap": auto_swap}
 RULES_BY_KIND = {"destroy": RULE_WILDLINGS, "swap": RULE_WILDLINGS, "wildling_choice": RULE_WILDLINGS}
 PROMPTS = {
     "destroy": "Wildlings: destroy one of your units",

@@ -9,7 +9,7 @@ import pytest
 
 from engines.base import IllegalMove
 from engines.game_of_thrones import ENGINE
-from engines.game_of_thrones import engine as E
+from engines.game_of_thrones import shared as E
 from engines.game_of_thrones.state import GameState
 from engines.kit import Log
 
