@@ -23,6 +23,10 @@ game, 0.25 s for 6 players). The README gives the result of a larger run made by
 
 @pytest.mark.parametrize("players", [3, 4, 5, 6])
 def test_random_games_keep_every_invariant_and_end_after_ten_rounds_or_seven_castles(players):
+    """Invariants after every move (bench/game_of_thrones_engine.py: units within each house's
+    pool and of the right kind for their area, ports, supply limits, Power tokens conserved with
+    the pool, orders only with their units, every awaited seat with a listed move), each listed
+    set at most MAX_LISTED moves (conftest), and a winner at the end."""
     endings: set[str] = set()
     for game in range(GAMES):
         last = None
