@@ -9,24 +9,9 @@ from engines.base import Move
 from engines.game_of_thrones import marches as M
 from engines.game_of_thrones import rules as R
 from engines.game_of_thrones import units as U
-from engines.game_of_thrones.components import (
-    BOARD,
-    ORDERS,
-    PORT,
-    RULES,
-    SEA,
-    SHIP,
-    SIEGE,
-)
-from engines.game_of_thrones.shared import (
-    Auto,
-    Doer,
-    Mover,
-    area_name,
-)
-from engines.game_of_thrones.state import (
-    GameState,
-)
+from engines.game_of_thrones.components import BOARD, ORDERS, PORT, RULES, SEA, SHIP, SIEGE
+from engines.game_of_thrones.shared import Auto, Doer, Mover, area_name
+from engines.game_of_thrones.state import GameState
 from engines.kit import Decision, Log
 
 if TYPE_CHECKING:

@@ -9,23 +9,9 @@ from engines.base import Move
 from engines.game_of_thrones import combat as C
 from engines.game_of_thrones import rules as R
 from engines.game_of_thrones import units as U
-from engines.game_of_thrones.components import (
-    BOARD,
-    HOUSE_CARDS,
-    ORDERS,
-    SHIP,
-    TRACK_NAMES,
-    TRACKS,
-)
-from engines.game_of_thrones.shared import (
-    Doer,
-    Mover,
-    area_name,
-)
-from engines.game_of_thrones.state import (
-    Combat,
-    GameState,
-)
+from engines.game_of_thrones.components import BOARD, HOUSE_CARDS, ORDERS, SHIP, TRACK_NAMES, TRACKS
+from engines.game_of_thrones.shared import Doer, Mover, area_name
+from engines.game_of_thrones.state import Combat, GameState
 from engines.kit import Commitments, Decision, Log
 
 if TYPE_CHECKING:

@@ -10,19 +10,9 @@ from typing import TYPE_CHECKING
 
 from engines.base import Move
 from engines.game_of_thrones import rules as R
-from engines.game_of_thrones.components import (
-    ORDERS,
-    WILDLING_CARDS,
-)
-from engines.game_of_thrones.shared import (
-    Doer,
-    Mover,
-    area_name,
-)
-from engines.game_of_thrones.state import (
-    GameState,
-    PlacedOrder,
-)
+from engines.game_of_thrones.components import ORDERS, WILDLING_CARDS
+from engines.game_of_thrones.shared import Doer, Mover, area_name
+from engines.game_of_thrones.state import GameState, PlacedOrder
 from engines.kit import Decision, Log, Rng
 
 if TYPE_CHECKING:

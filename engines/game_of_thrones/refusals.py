@@ -10,10 +10,7 @@ from engines.game_of_thrones import planning as P
 from engines.game_of_thrones import rules as R
 from engines.game_of_thrones import westeros as W
 from engines.game_of_thrones import wildlings as WL
-from engines.game_of_thrones.components import (
-    BOARD,
-    ORDERS,
-)
+from engines.game_of_thrones.components import BOARD, ORDERS
 from engines.game_of_thrones.shared import (
     RULE_ABILITY,
     RULE_BLADE,
@@ -37,9 +34,7 @@ from engines.game_of_thrones.shared import (
     area_name,
     house_name,
 )
-from engines.game_of_thrones.state import (
-    GameState,
-)
+from engines.game_of_thrones.state import GameState
 
 if TYPE_CHECKING:
     from engines.game_of_thrones.engine import GameOfThrones

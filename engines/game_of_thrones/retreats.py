@@ -11,18 +11,9 @@ from engines.base import Move
 from engines.game_of_thrones import combat as C
 from engines.game_of_thrones import rules as R
 from engines.game_of_thrones import units as U
-from engines.game_of_thrones.components import (
-    SIEGE,
-)
-from engines.game_of_thrones.shared import (
-    Doer,
-    Mover,
-    area_name,
-    kinds_text,
-)
-from engines.game_of_thrones.state import (
-    GameState,
-)
+from engines.game_of_thrones.components import SIEGE
+from engines.game_of_thrones.shared import Doer, Mover, area_name, kinds_text
+from engines.game_of_thrones.state import GameState
 from engines.kit import Decision, Log
 
 if TYPE_CHECKING:

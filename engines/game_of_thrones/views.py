@@ -11,20 +11,9 @@ from engines.game_of_thrones import planning as P
 from engines.game_of_thrones import rules as R
 from engines.game_of_thrones import westeros as W
 from engines.game_of_thrones import wildlings as WL
-from engines.game_of_thrones.components import (
-    BOARD,
-    HOUSE_CARDS,
-    HOUSES,
-    ORDERS,
-    TRACK_NAMES,
-)
-from engines.game_of_thrones.shared import (
-    area_name,
-)
-from engines.game_of_thrones.state import (
-    PLANNING,
-    GameState,
-)
+from engines.game_of_thrones.components import BOARD, HOUSE_CARDS, HOUSES, ORDERS, TRACK_NAMES
+from engines.game_of_thrones.shared import area_name
+from engines.game_of_thrones.state import PLANNING, GameState
 from engines.kit import prompt
 
 if TYPE_CHECKING:

@@ -16,13 +16,7 @@ from engines.base import Move
 from engines.game_of_thrones import consolidate as CP
 from engines.game_of_thrones import rules as R
 from engines.game_of_thrones import units as U
-from engines.game_of_thrones.components import (
-    BOARD,
-    HOUSES,
-    TRACK_NAMES,
-    TRACKS,
-    WESTEROS_CARDS,
-)
+from engines.game_of_thrones.components import BOARD, HOUSES, TRACK_NAMES, TRACKS, WESTEROS_CARDS
 from engines.game_of_thrones.shared import Auto, Doer, Mover, Task
 from engines.game_of_thrones.state import WESTEROS, GameState
 from engines.kit import Commitments, Decision, Log

@@ -14,13 +14,7 @@ from engines.base import Move
 from engines.game_of_thrones import rules as R
 from engines.game_of_thrones import units as U
 from engines.game_of_thrones import westeros as W
-from engines.game_of_thrones.components import (
-    BOARD,
-    HOUSE_CARDS,
-    TRACK_NAMES,
-    TRACKS,
-    WILDLING_CARDS,
-)
+from engines.game_of_thrones.components import BOARD, HOUSE_CARDS, TRACK_NAMES, TRACKS, WILDLING_CARDS
 from engines.game_of_thrones.shared import Auto, Doer, Mover, Task
 from engines.game_of_thrones.state import GameState
 from engines.kit import Decision, Log
