@@ -18,7 +18,7 @@ at the end of this file; the rules themselves (control, supply, movement, streng
 from __future__ import annotations
 
 import copy
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from engines.base import Event, IllegalMove, Move, Result, View
@@ -333,6 +333,10 @@ class GameOfThrones(KitEngine[GameState]):
     # -- views ----------------------------------------------------------------------------------
     def view(self, state: GameState, seat: int | None) -> View:
         return V.view(self, state, seat)
+
+    def views(self, state: GameState, seats: Iterable[int | None],
+              legal: Mapping[int, list[Move]] | None = None) -> dict[int | None, View]:
+        return V.views(self, state, seats, legal)
 
     # -- hidden information -----------------------------------------------------------------------
     def determinize(self, state: GameState, seat: int | None, rng: Rng) -> GameState:

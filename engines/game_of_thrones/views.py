@@ -3,6 +3,8 @@ with its strength by part, the bids revealed, and the prompt with a label for ev
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from engines.base import Move, View
@@ -30,9 +32,21 @@ ABILITY_PROMPTS = {
 }
 
 def view(eng: GameOfThrones, state: GameState, seat: int | None) -> View:
+    return seat_view(eng, state, public_view(eng, state), seat, None)
+
+
+def views(eng: GameOfThrones, state: GameState, seats: Iterable[int | None],
+          legal: Mapping[int, list[Move]] | None = None) -> dict[int | None, View]:
+    """Every listed seat's view, the public part built once (each seat's equals ``view``)."""
+    public = public_view(eng, state)
+    return {s: seat_view(eng, state, public, s, legal.get(s) if legal is not None and s is not None else None)
+            for s in seats}
+
+
+def public_view(eng: GameOfThrones, state: GameState) -> dict[str, Any]:
+    """What every seat and the spectators see alike."""
     areas = []
-    planning = state.phase == PLANNING and state.planning.open
-    own = P.placed_orders(eng, state, seat) if planning and seat is not None else {}
+    holders = {a: R.controller(state, a) for a in BOARD.areas}
     for area in BOARD.areas:
         entry: dict[str, Any] = {"id": area}
         if area in state.units:
@@ -46,16 +60,15 @@ def view(eng: GameOfThrones, state: GameState, seat: int | None) -> View:
             entry["neutral_force"] = state.neutral[area]
         if area in state.blocked:
             entry["blocked"] = True
+        holder = holders[area]
+        if holder is not None:
+            entry["controller"] = holder
         if area in state.orders:
             o = state.orders[area]
             entry["order"] = {"seat": o.seat, "token": o.token}
-        elif area in own:
-            entry["order"] = {"seat": seat, "token": own[area], "hidden": True}
-        holder = R.controller(state, area)
-        if holder is not None:
-            entry["controller"] = holder
         if len(entry) > 1:
             areas.append(entry)
+    castles = Counter(holders[a] for a in R.CASTLE_AREAS)
     c = state.combat
     combat = None
     if c is not None:
@@ -63,17 +76,17 @@ def view(eng: GameOfThrones, state: GameState, seat: int | None) -> View:
                   "army": list(c.army), "march": c.march, "supporters": dict(c.supporters),
                   "cards": {str(s): v for s, v in c.card.items()},
                   "chosen": c.cards.public()["chosen"] if c.cards.open else [],
-                  "my_card": c.cards.own(seat) if c.cards.open else None, "strength":
-                  {str(s): v for s, v in c.strength.items()}, "winner": c.winner, "blade": c.blade,
-                  "breakdown": C.combat_breakdown(eng, state)}
+                  "my_card": None, "strength": {str(s): v for s, v in c.strength.items()},
+                  "winner": c.winner, "blade": c.blade, "breakdown": C.combat_breakdown(eng, state)}
     top = state.decisions.top
+    planning = state.phase == PLANNING and state.planning.open
     return {
-        "round": state.round, "phase": state.phase, "step": state.step, "seat": seat,
+        "round": state.round, "phase": state.phase, "step": state.step, "seat": None,
         "houses": list(state.houses), "areas": areas,
         "tracks": {t: list(v) for t, v in state.tracks.items()},
         "supply": list(state.supply), "power": list(state.power),
         "power_pool": [R.power_pool(state, s) for s in range(state.seats)],
-        "castles": [R.castles_held(state, s) for s in range(state.seats)],
+        "castles": [castles[s] for s in range(state.seats)],
         "hands": {str(s): sorted(h) for s, h in enumerate(state.hands)},
         "discards": {str(s): list(d) for s, d in enumerate(state.discards)},
         "planning": ({**state.planning.public(),
@@ -82,27 +95,51 @@ def view(eng: GameOfThrones, state: GameState, seat: int | None) -> View:
         "restricted": list(state.restricted),
         "raven_used": state.raven_used, "blade_used": state.blade_used,
         "wildlings": state.wildlings, "wildling_deck": len(state.wildling_deck),
-        "wildling_top": (state.wildling_deck[0] if seat is not None and seat == state.raven_saw
-                         and state.wildling_deck else None),
+        "wildling_top": None,
         "westeros_decks": {d: len(p) for d, p in state.westeros_decks.items()},
         "westeros_cards": list(state.revealed),
         "wildling_last": state.wildling_last or None,
-        "bids": ({**state.bids.public(), "mine": state.bids.own(seat)} if state.bids.open else None),
+        "bids": ({**state.bids.public(), "mine": None} if state.bids.open else None),
         "bid_results": [dict(r) for r in state.bid_results],
         "combat": combat,
         "decision": top.kind if top is not None else ("orders" if planning else None),
         "awaited": sorted(eng.awaited(state)),
         "winner": state.winner,
-        "prompt": seat_prompt(eng, state, seat),
+        "prompt": None,
     }
 
 
-def seat_prompt(eng: GameOfThrones, state: GameState, seat: int | None) -> dict[str, Any] | None:
+def seat_view(eng: GameOfThrones, state: GameState, public: dict[str, Any], seat: int | None,
+              legal: list[Move] | None) -> View:
+    """The public part with what only ``seat`` sees: its own face-down orders, its chosen house
+    card, its bid, the wildling card it looked at, and its prompt."""
+    out = dict(public)
+    out["seat"] = seat
+    if seat is None:
+        return out
+    if state.phase == PLANNING and state.planning.open:
+        own = P.placed_orders(eng, state, seat)
+        if own:
+            out["areas"] = [{**e, "order": {"seat": seat, "token": own[e["id"]], "hidden": True}}
+                            if e["id"] in own and "order" not in e else e for e in public["areas"]]
+    c = state.combat
+    if c is not None and c.cards.open and public["combat"] is not None:
+        out["combat"] = {**public["combat"], "my_card": c.cards.own(seat)}
+    if state.bids.open and public["bids"] is not None:
+        out["bids"] = {**public["bids"], "mine": state.bids.own(seat)}
+    if seat == state.raven_saw and state.wildling_deck:
+        out["wildling_top"] = state.wildling_deck[0]
+    out["prompt"] = seat_prompt(eng, state, seat, legal)
+    return out
+
+
+def seat_prompt(eng: GameOfThrones, state: GameState, seat: int | None,
+                legal: list[Move] | None = None) -> dict[str, Any] | None:
     if seat is None or seat not in eng.awaited(state):
         return None
     top = state.decisions.top
     kind = top.kind if top is not None else "orders"
-    moves = eng.legal_moves(state, seat)
+    moves = legal if legal is not None else eng.legal_moves(state, seat)
     texts = {
         "orders": "Place an order on every area holding your units, then declare yourself ready",
         "raven": "Messenger Raven: swap one of your orders, look at the top wildling card, or pass",
