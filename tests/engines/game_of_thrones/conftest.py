@@ -77,6 +77,8 @@ def pick(rng: random.Random, moves: list[dict[str, Any]]) -> dict[str, Any]:
     """A random move, preferring progress: ready when allowed, few undos."""
     if {"type": "ready"} in moves and rng.random() < 0.7:
         return {"type": "ready"}
+    if {"type": "undo"} in moves and not any(m["type"] == "end_march" for m in moves) and rng.random() < 0.5:
+        return {"type": "undo"}  # a march staged beyond supply: step back rather than wander
     useful = [m for m in moves if m["type"] not in ("undo", "unorder")]
     if useful and rng.random() < 0.97:
         return rng.choice(useful)
