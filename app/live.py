@@ -33,6 +33,7 @@ from sqlalchemy import Text, cast, select
 from sqlalchemy.ext.asyncio import async_sessionmaker
 
 from app.models import GameTable, MoveRecord, Player, Snapshot
+from app.takeback import TakeBackGap, TurnChain, capture_points, chain_after, is_take_back, restore
 from engines.base import Engine, Event, new_game
 
 SEAT_REF = re.compile(r"\{seat:(\d+)\}")
@@ -131,6 +132,7 @@ class LiveTable:
     retired: bool = False  # dropped from the cache: fetch the current copy instead
     used: float = field(default_factory=time.monotonic)  # when it was last asked for
     state_bytes: int = 0  # the encoded state's length when last measured (loads, snapshots)
+    chain: TurnChain | None = None  # the latest moves their seat may take back (app/takeback.py)
     _names: dict[int, str] = field(default_factory=dict)
     _names_key: tuple[str, int] | None = None
 
@@ -144,7 +146,8 @@ class LiveTable:
 
     def memory_estimate(self) -> int:
         """About how many bytes this table holds (its state, its log, its own objects)."""
-        return TABLE_OVERHEAD_BYTES + STATE_BYTES_PER_JSON_BYTE * self.state_bytes + self.log.nbytes
+        chain = len(self.chain.base) if self.chain is not None else 0  # a turn's boundary, as JSON bytes
+        return TABLE_OVERHEAD_BYTES + STATE_BYTES_PER_JSON_BYTE * self.state_bytes + self.log.nbytes + chain
 
     def measure_state(self) -> None:
         if self.state is not None:
@@ -188,12 +191,20 @@ class LiveTable:
 
     def follow(self, moves: Iterable[Sequence[Any]]) -> None:
         """Apply stored moves (seq, seat, move, events) in order. Moves at or before ``seq`` only
-        add their log lines (a load from a snapshot); a gap raises ``LookupError``."""
-        for seq, seat, move, events in moves:
+        add their log lines (a load from a snapshot); a gap raises ``LookupError`` (a take-back
+        reaching before a snapshot the load began at: ``TakeBackGap``)."""
+        moves = list(moves)
+        capture = capture_points([(m[1], m[2]) for m in moves])
+        for (seq, seat, move, events), keep in zip(moves, capture, strict=True):
             if seq > self.seq:
                 if seq != self.seq + 1:
                     raise LookupError(f"move {seq} does not follow move {self.seq}")
-                self.engine.play(self.state, seat, move)
+                if is_take_back(move):
+                    self.state, self.chain = restore(self.engine, self.chain, seat, move["undo"])
+                else:
+                    chain = chain_after(self.engine, self.chain, self.state, seq, seat, move, keep)
+                    self.engine.play(self.state, seat, move)
+                    self.chain = chain
                 self.seq = seq
             if self.log.last_seq < seq:
                 self.log.append(seq, events if isinstance(events, (str, bytes)) else list(events))
@@ -415,7 +426,11 @@ class LiveTables:
             live.seq = snap.seq
         else:
             live.state = new_state(live)
-        live.follow(moves)
+        try:
+            live.follow(moves)
+        except TakeBackGap:  # a take-back reaches before the snapshot: replay from the start
+            live.state, live.seq, live.log, live.chain = new_state(live), 0, Log(), None
+            live.follow(moves)
         live.measure_state()
         return live
 

@@ -13,6 +13,7 @@ from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from app import replays
 from app.config import Settings
 from app.errors import ApiError
 from app.guard import GuardMiddleware, install_log_redaction
@@ -44,6 +45,7 @@ def create_fastapi(settings: Settings | None = None) -> FastAPI:
     app.state.parlour = parlour
     app.include_router(api.router)
     app.include_router(pages.router)
+    app.include_router(replays.router)
     app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")
     app.add_middleware(GZipMiddleware, minimum_size=1024)  # pages, scripts, JSON: a phone on 3G
     app.add_middleware(GuardMiddleware, max_body=settings.max_frame_bytes)

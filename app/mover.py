@@ -21,6 +21,7 @@ from app.hub import Hub
 from app.journal import Journal, MoveWrite
 from app.live import LiveTable, LiveTables, PlayerInfo, encode_events
 from app.metrics import MoveTimes, now
+from app.takeback import TurnChain, can_take_back, chain_after, restore, take_back_entry
 from engines.base import IllegalMove, canonical_move
 
 log = logging.getLogger("parlour.mover")
@@ -81,7 +82,7 @@ class Mover:
                 raise ApiError(422, "not_your_turn", f"It is not your turn: the table awaits {who}.")
             live.pending = True
             try:
-                write = self._apply(live, seat, move)
+                write, chain = self._apply(live, seat, move)
                 stored = await self.journal.append(write)
             except ApiError:
                 await self._undo(live)
@@ -94,22 +95,78 @@ class Mover:
             if not stored:  # another server process stored this seq first
                 fresh = await self._undo(live)
                 raise stale(fresh, seq)
-            live.pending = False
-            live.seq = write.seq
-            live.log.append(write.seq, write.events, parsed=write.parsed)
-            if write.snapshot is not None:
-                live.state_bytes = len(write.snapshot)
-            before = live.status
-            live.settle()
-            if live.status != before:
-                self.hub.push_table(live)
-            self.hub.push_views(live)
+            self._publish(live, write, chain)
             return live.seq
 
-    def _apply(self, live: LiveTable, seat: int, move: dict[str, Any]) -> MoveWrite:
+    def _publish(self, live: LiveTable, write: MoveWrite, chain: TurnChain | None) -> None:
+        """A stored entry (a move or a take-back) becomes the table's: seq, log, chain, views."""
+        live.pending = False
+        live.seq = write.seq
+        live.chain = chain
+        live.log.append(write.seq, write.events, parsed=write.parsed)
+        if write.snapshot is not None:
+            live.state_bytes = len(write.snapshot)
+        before = live.status
+        live.settle()
+        if live.status != before:
+            self.hub.push_table(live)
+        self.hub.push_views(live)
+
+    async def take_back(self, live: LiveTable, player: PlayerInfo, seq: object) -> int:
+        """Take back ``player``'s last move of their turn, if they still may (see app/takeback.py):
+        the state is replayed from the turn's boundary without it, and a take-back entry is
+        stored after the moves (none is deleted). Return the new seq."""
+        if not isinstance(seq, int) or isinstance(seq, bool):
+            raise ApiError(422, "malformed_move", "A take-back names the seq it was asked at (an integer).")
+        async with self.live.hold(live.id) as held:
+            if held is None:
+                raise ApiError(404, "unknown_table", "This table is gone.")
+            live = held
+            if live.status == "gathering":
+                raise ApiError(409, "not_started", "The game has not begun yet.")
+            if seq > live.seq and live.status == "playing":
+                await self._catch_up(live, seq)
+            if live.status == "finished":
+                raise ApiError(409, "finished", "The game is over; nothing can be taken back.")
+            if seq != live.seq:
+                raise stale(live, seq)
+            me = live.player_by_hash(player.token_hash)
+            if me is None or me.seat is None:
+                raise ApiError(403, "no_seat", "You have no seat at this table.")
+            seat = me.seat
+            if not can_take_back(live.chain, seat):
+                raise ApiError(409, "cannot_undo", "There is nothing of yours to take back: a move that "
+                               "revealed something (a card drawn, a card turned up), another player's "
+                               "move or the end of your turn stands.")
+            chain = live.chain
+            assert chain is not None
+            target = chain.target()
+            live.pending = True
+            try:
+                state, rest = restore(live.engine, chain, seat, target)
+                new_seq = live.seq + 1
+                events = [{"text": "{seat:%d} took back a move" % seat}]  # noqa: UP031 -- literal braces
+                write = MoveWrite(live.id, new_seq, seat, dumps(take_back_entry(target)), dumps(events),
+                                  snapshot=dumps(live.engine.encode(state)) if new_seq % self.snapshot_every == 0
+                                  else None, parsed=events)
+                live.state = state
+                stored = await self.journal.append(write)
+            except Exception:
+                log.exception("taking back a move of table %s failed", live.id)
+                await self._undo(live)
+                raise ApiError(503, "not_stored", "The take-back could not be stored; nothing was changed. "
+                               "Try again.") from None
+            if not stored:  # another server process stored this seq first
+                fresh = await self._undo(live)
+                raise stale(fresh, seq)
+            self._publish(live, write, rest)
+            return live.seq
+
+    def _apply(self, live: LiveTable, seat: int, move: dict[str, Any]) -> tuple[MoveWrite, TurnChain | None]:
         """Play the move on the cached state and encode what is stored; the caller undoes it
-        if anything here fails."""
+        if anything here fails. Also the turn chain the move leaves (app/takeback.py)."""
         engine = live.engine
+        chain = chain_after(engine, live.chain, live.state, live.seq + 1, seat, move)
         try:
             events = engine.play(live.state, seat, move)
         except IllegalMove as exc:  # the state is as it was
@@ -123,10 +180,13 @@ class Mover:
             seq = live.seq + 1
             result = engine.result(live.state)
             encoded = encode_events(events)
+            canonical = canonical_move(engine, move)
+            if chain is not None:  # the chain replays the stored form
+                chain.moves[-1] = (seq, canonical)
             return MoveWrite(
-                live.id, seq, seat, dumps(canonical_move(engine, move)), dumps(encoded),
+                live.id, seq, seat, dumps(canonical), dumps(encoded),
                 snapshot=dumps(engine.encode(live.state)) if seq % self.snapshot_every == 0 else None,
-                result=dumps(result.as_json()) if result is not None else None, parsed=encoded)
+                result=dumps(result.as_json()) if result is not None else None, parsed=encoded), chain
         except Exception:
             log.exception("encoding a move of %s failed", live.game)
             raise ApiError(422, "rejected_move", "This move could not be recorded; nothing was changed.") from None

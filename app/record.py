@@ -10,6 +10,7 @@ from sqlalchemy import select
 
 from app.live import LiveTable
 from app.models import MoveRecord
+from app.takeback import History, capture_points, is_take_back
 from app.tokens import seed_hash
 from engines.base import Engine, IllegalMove, new_game, static_view
 
@@ -40,17 +41,25 @@ def verify_record(record: Mapping[str, Any], engines: Mapping[str, Engine]) -> l
     # The rules the table was dealt under (records published before versions: version 1).
     version = int(record.get("rules_version", 1))
     state = new_game(engine, len(record["seats"]), int(record["seed"], 16), record["options"], version=version)
+    history = History(engine, state)
+    capture = capture_points([(m["seat"], m["move"]) for m in record["moves"]])
     for i, m in enumerate(record["moves"], start=1):
         if m["seq"] != i:
             problems.append(f"move {i} is numbered {m['seq']}")
             break
-        if m["move"] not in engine.legal_moves(state, m["seat"]):
+        # A take-back entry ({"undo": T}) returns to the state after entry T, which must lie
+        # within its seat's own turn of moves that revealed nothing (app/takeback.py).
+        if not is_take_back(m["move"]) and m["move"] not in engine.legal_moves(history.state, m["seat"]):
             problems.append(f"move {i} was not among the legal moves")
         try:
-            engine.play(state, m["seat"], m["move"])
+            history.follow(i, m["seat"], m["move"], capture[i - 1])
         except IllegalMove as exc:
             problems.append(f"move {i} is illegal in the replay: {exc.message}")
             return problems
+        except (LookupError, ValueError) as exc:
+            problems.append(f"entry {i} takes back what may not be taken back: {exc}")
+            return problems
+    state = history.state
     result = engine.result(state)
     if result is None:
         problems.append("the replayed game has not ended")

@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from app.live import LiveTable, PlayerInfo
+from app.takeback import can_take_back
 
 
 def player_json(p: PlayerInfo, connected: bool) -> dict[str, Any]:
@@ -72,6 +73,8 @@ def view_message(live: LiveTable, seat: int | None, after_seq: int, view: dict[s
         if seat is not None and seat in awaiting:
             moves = legal[seat] if legal is not None and seat in legal else engine.legal_moves(live.state, seat)
         message["moves"] = moves
+    if seat is not None and can_take_back(live.chain, seat) and live.status == "playing":
+        message["undo"] = True  # the page offers to take back the seat's last move
     if after_seq < 0:  # a connection's first view: the whole log, to replace what it had
         message["full"] = True
     if live.status == "finished":

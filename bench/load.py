@@ -10,6 +10,10 @@ REST), as the peer's harness does.
     .venv/bin/python bench/load.py --tables 100 --think 500 --duration 30
     .venv/bin/python bench/load.py --db postgres --processes 2 --tables 100 --think 500
     .venv/bin/python bench/load.py --quick        # a few seconds; the test suite runs this
+    .venv/bin/python bench/load.py --client node --game game_of_thrones --tables 500 --think 2500
+
+A game's own seat count and engine come from GAMES below (A Game of Thrones: 6 seats, its
+engine hosted even where the server's default list does not name it).
 
 Prints tables, connections, offered and achieved moves/s, round trip p50/p95/p99/max, server
 CPU and RSS (after setup and peak), and errors; --out FILE appends the figures as one JSON line.
@@ -45,6 +49,12 @@ from tests.support.postgres import PrivatePostgres  # noqa: E402
 from tests.support.server import ServerProcess as Server  # noqa: E402
 
 NAMES = ("Ada", "Bob", "Cy", "Di", "Ed", "Flo")
+GAMES: dict[str, tuple[int, str | None]] = {
+    "london": (4, None),
+    "game_of_thrones": (6, "engines.game_of_thrones:ENGINE"),
+}
+"""A game's seats at the benchmark's tables and the engine path the server must host (None: a
+game the server hosts by default)."""
 
 
 # -- the load ------------------------------------------------------------------------------------
@@ -98,8 +108,12 @@ class Table:
         self.socks = []
         for i, tok in enumerate(self.tokens):
             server = b.servers[i * len(b.servers) // len(self.tokens)]  # seats split across processes
+            # from many loopback addresses: the server takes at most 64 sockets per address
+            n = b.sockets_opened
+            b.sockets_opened += 1
+            local = f"127.0.{1 + n // 50 // 250}.{1 + n // 50 % 250}"
             self.socks.append(await websockets.connect(f"ws://127.0.0.1:{server.port}/ws/seats/{tok}",
-                                                       max_size=2**22, ping_interval=None))
+                                                       max_size=2**22, ping_interval=None, local_addr=(local, 0)))
         self.seen = [-1] * len(self.tokens)
         self.latest = [(-1, [])] * len(self.tokens)
         self.pending = [None] * len(self.tokens)
@@ -172,6 +186,7 @@ class Bench:
         self.playing = asyncio.Event()
         self.stopping = False
         self.tables: dict[int, Table] = {}
+        self.sockets_opened = 0
 
     async def lifecycle(self, slot: int, http: list[httpx.AsyncClient], sem: asyncio.Semaphore,
                         ready: asyncio.Event | None) -> None:
@@ -295,7 +310,7 @@ def run_node_client(a: argparse.Namespace, servers: list[Server]) -> dict[str, A
         line = line.strip()
         if line == "WINDOW_START":
             for s in servers:
-                httpx.post(f"{s.base}/api/stats/reset")
+                httpx.post(f"{s.base}/api/stats/reset", timeout=60)
             rss_setup = sum(s.rss_mb() for s in servers)
             peak[0] = rss_setup
             if a.profile:
@@ -309,7 +324,7 @@ def run_node_client(a: argparse.Namespace, servers: list[Server]) -> dict[str, A
             cpu = sum(s.cpu_seconds() for s in servers) - cpu0
             window = time.perf_counter() - w0
             sampling.set()
-            stats = httpx.get(f"{servers[0].base}/api/stats").json()
+            stats = httpx.get(f"{servers[0].base}/api/stats", timeout=60).json()
         elif line.startswith("{"):
             result = json.loads(line)
     proc.wait()
@@ -329,7 +344,7 @@ def run_node_client(a: argparse.Namespace, servers: list[Server]) -> dict[str, A
 def main(argv: list[str] | None = None) -> dict[str, Any]:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--game", default="london")
-    p.add_argument("--seats", type=int, default=4)
+    p.add_argument("--seats", type=int, default=None, help="seats per table (default: the game's own, see GAMES)")
     p.add_argument("--tables", type=int, default=100)
     p.add_argument("--think", type=float, default=500, help="ms; 0 = as fast as possible")
     p.add_argument("--duration", type=float, default=30)
@@ -346,6 +361,9 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     p.add_argument("--no-pin", action="store_true")
     p.add_argument("--profile", help="py-spy the (first) server during the window into this file (.svg/.json)")
     a = p.parse_args(argv)
+    seats, engine_path = GAMES.get(a.game, (4, None))
+    if a.seats is None:
+        a.seats = seats
     if a.quick:
         a.tables, a.think, a.duration, a.warmup = min(a.tables, 10), 50, 2, 0.5
     if a.db == "sqlite" and a.processes != 1:
@@ -366,6 +384,11 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         else:
             db_url = f"sqlite+aiosqlite:///{tmp / 'bench.db'}"
         engines = a.engines or os.environ.get("PARLOUR_ENGINES") or ""
+        if engine_path and not a.engines:
+            # the game is hosted beside the default ones (or beside those the environment names)
+            from engines.registry import BUILTIN
+            hosted = [e for e in engines.split(",") if e] or list(BUILTIN)
+            engines = ",".join(dict.fromkeys([*hosted, engine_path]))
         for i in range(a.processes):
             servers.append(Server(db_url, tmp / f"server{i}.log", engines=engines,
                                   core=None if a.no_pin else 0, quiet=True).start())

@@ -159,6 +159,11 @@ class Engine(Protocol):
     # Optional: ``static_view(state) -> dict`` -- data fixed for the whole game (a card
     # catalogue, a board's layout), the same for every seat. The site sends it once per
     # connection and the browser merges it into every view, so it is not re-sent per move.
+    #
+    # Optional: ``reversible(state, seat, move) -> bool`` -- may the player take back this (legal,
+    # not yet played) move within their turn: it reveals nothing and hands the game to no other
+    # seat (app/takeback.py; none may be taken back without it). Optional: ``round_of(state) ->
+    # int | None`` -- the round the game is in, for replays to jump between.
 
 
 def views(engine: Engine, state: Any, seats: Iterable[int | None],

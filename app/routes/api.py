@@ -14,6 +14,7 @@ from app.errors import ApiError, not_found
 from app.live import LiveTable, PlayerInfo
 from app.parlour import JSON, Parlour, ParlourDep, client_id
 from app.rooms import Rooms
+from app.takeback import can_take_back
 from app.wire import public_summary
 from engines.base import static_view
 
@@ -125,6 +126,7 @@ async def get_seat(seat: SeatDep, parlour: ParlourDep) -> JSON:
         if live.state is not None:
             out["view"] = live.engine.view(live.state, player.seat)
             out["awaiting"] = list(live.awaiting)
+            out["undo"] = live.status == "playing" and can_take_back(live.chain, player.seat)
         return out
 
 
@@ -144,6 +146,20 @@ async def post_move(body: MoveIn, seat: SeatDep, parlour: ParlourDep) -> JSON:
     live, player = seat
     new_seq = await parlour.mover.play(live, player, body.seq, body.move)
     return {"seq": new_seq}
+
+
+class UndoIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    seq: int = Field(strict=True)
+
+
+@router.post("/seats/{token}/undo")
+async def take_back(body: UndoIn, seat: SeatDep, parlour: ParlourDep) -> JSON:
+    """Take back your last move of this turn (while it revealed nothing and nobody else has
+    moved since): 200 ``{seq}``; 409 ``cannot_undo`` when nothing may be taken back, 409 ``stale``
+    when the table moved on (a move and a take-back at once: one of them wins)."""
+    live, player = seat
+    return {"seq": await parlour.mover.take_back(live, player, body.seq)}
 
 
 @router.get("/tables/{code}/static")

@@ -145,6 +145,10 @@ async def handle(raw: str, conn: Connection, parlour: Parlour, live: LiveTable,
                 raise ApiError(403, "spectator", "Spectators cannot play moves.")
             conn.seat = player.seat
             await parlour.mover.play(live, player, msg.get("seq"), msg.get("move"))
+        elif kind == "undo":
+            if player is None:
+                raise ApiError(403, "spectator", "Spectators cannot take back moves.")
+            await parlour.mover.take_back(live, player, msg.get("seq"))
         elif kind == "chat":
             if player is None:
                 raise ApiError(403, "spectator", "Spectators cannot chat.")
@@ -164,7 +168,7 @@ async def handle(raw: str, conn: Connection, parlour: Parlour, live: LiveTable,
             conn.send({"type": "pong"})
         else:
             raise ApiError(422, "unknown_type", f"Unknown message type {kind!r}; "
-                           "send move, chat, sync or ping.")
+                           "send move, undo, chat, sync or ping.")
     except ApiError as err:
         hub.push_error(conn, err.error, err.message, **err.extra)
         if err.error == "stale":

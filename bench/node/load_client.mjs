@@ -42,6 +42,7 @@ async function post(base, path, body) {
 }
 
 let permits = 32;
+let socketsOpened = 0;
 const waiters = [];
 async function limited(fn) {
   while (permits === 0) await new Promise((r) => waiters.push(r));
@@ -66,7 +67,10 @@ class Table {
     this.timers = tokens.map(() => null);
     await Promise.all(tokens.map((tok, i) => new Promise((resolve, reject) => {
       const base = BASES[Math.floor(i * BASES.length / tokens.length)]; // seats split across processes
-      const ws = new WebSocket(base.replace("http", "ws") + `/ws/seats/${tok}`, { perMessageDeflate: false });
+      // from many loopback addresses: the server takes at most 64 sockets per address
+      const n = socketsOpened++;
+      const localAddress = `127.0.${1 + Math.floor(n / 50 / 250)}.${1 + Math.floor(n / 50) % 250}`;
+      const ws = new WebSocket(base.replace("http", "ws") + `/ws/seats/${tok}`, { perMessageDeflate: false, localAddress });
       this.socks[i] = ws;
       ws.on("open", resolve);
       ws.on("error", (e) => { err("connect"); reject(e); });

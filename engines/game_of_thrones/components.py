@@ -210,13 +210,15 @@ def stars_for(players: int) -> tuple[int, ...]:
 
 
 def static_data() -> dict[str, Any]:
-    """The fixed public data a page needs (sent once, merged into every view)."""
+    """The fixed public data a page needs (sent once, merged into every view). Its keys are
+    not the live view's: "area_info" and "house_info" beside the view's own "areas" and
+    "houses", which would shadow them in the merge."""
     return {
-        "areas": [{"id": a.id, "name": a.name, "kind": a.kind, "fortification": a.fortification,
+        "area_info": [{"id": a.id, "name": a.name, "kind": a.kind, "fortification": a.fortification,
                    "supply": a.supply, "crowns": a.crowns, "home": a.home, "port_of": a.port_of,
                    "port_sea": a.port_sea, "x": a.x, "y": a.y} for a in BOARD.areas.values()],
         "adjacency": [list(p) for p in BOARD.pairs],
-        "houses": {h.id: {"name": h.name, "home": h.home, "house_cards": list(h.house_cards)}
+        "house_info": {h.id: {"name": h.name, "home": h.home, "house_cards": list(h.house_cards)}
                    for h in HOUSES.values()},
         "house_cards": {c.id: {"house": c.house, "name": c.name, "strength": c.strength, "swords": c.swords,
                                "fortifications": c.fortifications, "text": c.text}

@@ -10,7 +10,18 @@ A game subclasses ``KitEngine`` and provides:
   ``IllegalMove`` naming the most specific rule; it never changes the state;
 * ``apply(state, seat, move)`` — the move's effect, returning its log lines;
 * ``view(state, seat)``, ``result(state)``, ``determinize(state, seat, rng)``;
-* optionally ``static_view(state)`` and ``views(state, seats, legal)``.
+* optionally ``static_view(state)`` and ``views(state, seats, legal)``;
+* optionally ``reversible(state, seat, move)`` — True when the (legal) move, played now, reveals
+  nothing (no card drawn from a deck, no reveal, no generator used) and hands the game to no
+  other seat, so the player may take it back (see "Undo" below); the kit says False to every move;
+* optionally ``round_of(state)`` — the round (or era, or turn) the game is in, a number, for
+  replays to jump between; the kit says None (replays then jump by move numbers).
+
+Undo. The site lets a player take back their own latest moves while each was ``reversible`` and
+no other seat has moved since: it replays the stored moves from the state before them. A game
+opts in move by move; the conformance suite checks every move it calls reversible leaves the
+mover's view and the public view the same on every determinization of the hidden parts (nothing
+was learnt that could be unlearnt by taking it back).
 
 ``play`` is then: check the shape (``MOVES.parse``), ask ``refusal``, ``apply``. The conformance
 suite (tests/engines/test_conformance.py) checks every game keeps the promises that follow:
@@ -93,6 +104,16 @@ class KitEngine(Generic[S]):
 
     def static_view(self, state: S) -> View:
         return {}
+
+    def reversible(self, state: S, seat: int, move: Move) -> bool:
+        """May ``seat`` take back ``move`` (legal in ``state``, not yet played) once played? Only
+        when it reveals nothing to anyone and passes the game to no other seat. The kit's answer
+        is no: a game opts in for the moves its rules show to be safe."""
+        return False
+
+    def round_of(self, state: S) -> int | None:
+        """The round the game is in (replays jump between rounds); None: the game has none."""
+        return None
 
     # -- what a game supplies ------------------------------------------------------------------
     def seats_of(self, state: S) -> int:

@@ -81,6 +81,15 @@ class LondonEngine(KitEngine[LondonState]):
     def result(self, s: LondonState) -> Result | None:
         return scoring.result(s)
 
+    def reversible(self, s: LondonState, seat: int, move: Move) -> bool:
+        """A move may be taken back unless it draws from the deck (a draw, St Pancras, an effect
+        that draws), brings a face-down borough onto the market, or ends the turn."""
+        return rules.reversible(s, seat, move)
+
+    def round_of(self, s: LondonState) -> int:
+        """London has no rounds of its own: a round here is every player's turn once."""
+        return (s.turn_no - 1) // s.seats + 1
+
     def decode(self, data: Mapping[str, Any]) -> LondonState:
         """A state from its snapshot; a snapshot written before the kit (no ``rules_version``)
         decodes into the rules-version-1 state it stood for."""

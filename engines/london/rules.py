@@ -893,3 +893,40 @@ def apply(s: State, seat: int, m: Move) -> Log:
     elif typ == "end_turn":
         _end_turn(s, seat, log)
     return log
+
+
+# -- what may be taken back -----------------------------------------------------------
+
+# Moves that never draw, reveal or pass the turn: the money, the choice of action, building,
+# discards (the card was the mover's own; it goes face-up where everyone sees it).
+_ALWAYS_REVERSIBLE = frozenset({"take_loan", "repay_loan", "stop_drawing", "choose_action", "discard_for_colour",
+                                "place", "end_action", "flip", "discard"})
+
+
+def _draws(effects: Iterable[Effect]) -> bool:
+    return any(e["do"] == "draw" for e in effects)
+
+
+def reversible(s: State, seat: int, m: Move) -> bool:
+    """May ``m`` (legal now) be taken back? Not when it draws from the deck (a draw, St Pancras's
+    look, an effect that draws), nor a purchase (a face-down borough comes onto the market), nor
+    the end of the turn; the rest reveals nothing the mover did not already know."""
+    typ = m["type"]
+    if typ in _ALWAYS_REVERSIBLE:
+        return True
+    if typ == "draw":
+        return bool(m["from"] == "board")
+    if typ == "develop":
+        card = CARDS[m["card"]]
+        return not (card.is_action and _draws(card.on_play))
+    if typ == "activate":
+        act = CARDS[m["card"]].activation
+        return act is not None and (act.pay == "discard" or not _draws(act.effects))
+    if typ == "pay":
+        pending = s.turn.pending
+        act = CARDS[pending].activation if pending is not None else None
+        return act is not None and not _draws(act.effects)
+    if typ == "borough_ability":
+        top = top_borough(s.players[seat])
+        return top is not None and not _draws(top.effects)
+    return False  # a draw from the deck, St Pancras, keep, bottom, buy, the end of the turn

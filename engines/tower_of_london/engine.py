@@ -61,6 +61,15 @@ class TowerOfLondon(KitEngine[R.State]):
     def result(self, state: R.State) -> Result | None:
         return R.result(state)
 
+    def reversible(self, state: R.State, seat: int, move: Move) -> bool:
+        """Cards chosen (to play, or to keep) may be chosen again while another seat is still
+        choosing: nothing is revealed until the last choice. Every other move reveals a card or
+        hands the turn on."""
+        return move["type"] in ("pick", "keep") and bool(state.choosing.awaited() - {seat})
+
+    def round_of(self, state: R.State) -> int:
+        return int(state.round)
+
     def view(self, state: R.State, seat: int | None) -> View:
         return V.view(state, seat)
 

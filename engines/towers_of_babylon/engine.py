@@ -579,6 +579,11 @@ class TowersOfBabylon(KitEngine[GameState]):
             return "Ask me to react at every enemy attack (reveals nothing)"
         return "End your turn"
 
+    def reversible(self, state: GameState, seat: int, move: Move) -> bool:
+        """Undo: a change to one's deck list before it is ready, and a minion moved between
+        zones, reveal nothing and keep the turn; every other move may draw, reveal or pass."""
+        return move["type"] in ("add", "clear", "move")
+
     # ------------------------------------------------------------------------------ result
     def result(self, state: GameState) -> Result | None:
         if not state.over:

@@ -137,6 +137,7 @@ function onView(msg) {
   state.awaiting = msg.awaiting || [];
   state.result = msg.result || null;
   state.seed = msg.seed || null;
+  state.undo = Boolean(msg.undo);
   state.pending = false;
   state.error = null;
   document.body.classList.remove("pending");
@@ -255,35 +256,27 @@ function renderPrompt() {
   document.title = mineToPlay ? `● Your turn — ${baseTitle}` : baseTitle;
   if (mineToPlay && !state.wasMine && !state.pending) chime();
   state.wasMine = mineToPlay;
+  extras();
+}
+
+// The Undo button and the replay links: a module of their own, fetched only once needed.
+function extras() {
+  if (state.undo || state.result || state.extras) {
+    state.extras = 1;
+    import("./extras.js").then((m) => m.paint(state, boot, send, renderPrompt));
+  }
 }
 
 // -- the "your turn" sound: off unless the player turns it on (remembered on this device) ---
 
 const SOUND_KEY = "parlour.sound";
-let audio = null;
-
 function soundOn() {
   try { return localStorage.getItem(SOUND_KEY) === "on"; } catch { return false; }
 }
 
+// the bell itself is synthesised by a module fetched the first time it rings
 function chime() {
-  if (!soundOn()) return;
-  try {
-    audio = audio || new (window.AudioContext || window.webkitAudioContext)();
-    const t = audio.currentTime;
-    for (const [i, f] of [[0, 659.25], [1, 987.77]]) { // a soft two-note bell, E5 then B5
-      const osc = audio.createOscillator();
-      const gain = audio.createGain();
-      osc.type = "sine";
-      osc.frequency.value = f;
-      gain.gain.setValueAtTime(0.0001, t + i * 0.16);
-      gain.gain.exponentialRampToValueAtTime(0.08, t + i * 0.16 + 0.02);
-      gain.gain.exponentialRampToValueAtTime(0.0001, t + i * 0.16 + 0.6);
-      osc.connect(gain).connect(audio.destination);
-      osc.start(t + i * 0.16);
-      osc.stop(t + i * 0.16 + 0.65);
-    }
-  } catch { /* no sound on this device */ }
+  if (soundOn()) import("./extras.js").then((m) => m.chime());
 }
 
 function setupSound() {
@@ -322,6 +315,7 @@ function renderResult() {
     el("span", { class: "note", text: " — a new table of the same game; the others are invited in the chat." }));
   parts.push(next);
   box.replaceChildren(...parts);
+  extras();
   if (state.seed) {
     const record = `/api/tables/${boot.code}/record`;
     $("seed-reveal").replaceChildren("The seed is now revealed: ", el("code", { class: "hash", text: state.seed }),

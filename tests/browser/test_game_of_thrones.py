@@ -1,8 +1,10 @@
 """A Game of Thrones in a real Chromium: three players (one on a phone) play the first two rounds
-through the pages — orders placed by clicking an area then an order, marches unit by unit, the
-Westeros phase — then the game goes on through the API, each combat's house cards and each Clash
-of Kings bid still chosen on the page until one of each has been seen, and ends there. Screenshots
-go to artifacts/game_of_thrones/."""
+through the pages — orders placed by clicking an area then an order, marches unit by unit with
+their arrows drawn before they are confirmed, the Westeros phase — then the game goes on through
+the API, each seat's page still making the moves that matter until one of each has been seen: a
+combat's house cards, a support declaration, a Clash of Kings bid, the bids revealed as a table.
+A spectator (dark theme) sees only public information. Screenshots go to
+artifacts/game_of_thrones/. A second test measures a view update on the wire at six players."""
 
 from __future__ import annotations
 
@@ -12,15 +14,18 @@ import json
 import re
 import time
 from collections import deque
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
+import websockets.sync.client as ws_client
 from playwright.sync_api import Browser, Page, expect
 
 from tests.browser.look import axe, context_args
 from tests.browser.scenes import Table
+from tests.support.server import ServerProcess, sqlite_server
 
 pytestmark = pytest.mark.e2e
 
@@ -30,9 +35,10 @@ NAMES = ("Ada", "Bea", "Cyril")
 TRACE = False
 
 
-@pytest.fixture
-def server(sqlite_url, server_factory):
-    return server_factory(sqlite_url, engines=GOT)
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    with sqlite_server(tmp_path_factory.mktemp("got"), GOT) as srv:
+        yield srv
 
 
 def key(move: dict[str, Any]) -> str:
@@ -93,8 +99,17 @@ class Policy:
             placed = {a["id"] for a in view["areas"] if a.get("order") and a["order"]["seat"] == seat}
             todo = [m for m in moves if m["type"] == "order" and m["area"] not in placed]
             if todo:
-                area = todo[0]["area"]
-                for want in ("march-plus-one", "march", "march-minus-one", "support", "defense-plus-one"):
+                kinds_placed = [a["order"]["token"] for a in view["areas"]
+                                if a.get("order") and a["order"]["seat"] == seat and a["order"].get("token")]
+                enemy = {a["id"] for a in view["areas"] if a.get("units") and a.get("seat") not in (None, seat)}
+                # the area nearest an enemy marches; the others on the front support (so that
+                # a battle there soon has support declared), the rest march too
+                area = min((m["area"] for m in todo), key=lambda a: self.distance(a, enemy))
+                prefs: tuple[str, ...] = ("march-plus-one", "march", "march-minus-one", "support", "defense-plus-one")
+                marching = any(t.startswith("march") for t in kinds_placed)
+                if marching and self.distance(area, enemy) <= 2:
+                    prefs = ("support-plus-one", "support", *prefs)
+                for want in prefs:
                     m = next((m for m in todo if m["area"] == area and m["order"] == want), None)
                     if m:
                         return m
@@ -174,25 +189,77 @@ def page_weight(page: Page, api: httpx.Client) -> int:
     return total
 
 
-def test_three_players_play_game_of_thrones(browser: Browser, server, tmp_path):
+PARTS = ("units", "order", "garrison", "neutral_force", "support", "card", "blade")
+
+
+def check_combat_panel(page: Page, view: dict[str, Any]) -> None:
+    """The combat panel adds up each side's strength part by part: the engine's own breakdown
+    row by row when the view carries one; else the parts the view itself shows (the attacking
+    units, the March order, the garrison, a side backed by support counting it)."""
+    c = view["combat"]
+    panel = page.locator(".got-combat")
+    expect(panel).to_be_visible()
+    breakdown = c.get("breakdown")
+    for side in ("attacker", "defender"):
+        col = panel.locator(f"[data-side={side}]")
+        if breakdown:
+            for part in PARTS:
+                value = breakdown[side].get(part)
+                if part not in breakdown[side] or (part in ("garrison", "order") and not value and side == "defender"):
+                    continue
+                cell = col.locator(f"tr[data-part={part}] td")
+                expect(cell).to_have_text("…" if value is None else (f"+{value}" if value > 0 else str(value)))
+            expect(col.locator("tr[data-part=total] td")).to_have_text(str(breakdown[side]["total"]))
+        elif side == "attacker":
+            strength = {"footman": 1, "knight": 2, "ship": 1, "siege-engine": 0}
+            units = sum(strength[k] for k in c["army"])
+            if "siege-engine" not in c["army"]:
+                expect(col.locator("tr[data-part=units] td")).to_have_text(f"+{units}" if units else "0")
+        backed = [s for s, chose in c["supporters"].items() if chose == side]
+        support = col.locator("tr[data-part=support] td")
+        expect(support).to_have_count(1)
+        if not backed:
+            expect(support).to_have_text("0")
+
+
+def test_three_players_play_game_of_thrones(browser: Browser, server: ServerProcess, tmp_path: Path) -> None:
     started = time.monotonic()
     api = httpx.Client(base_url=server.base, timeout=30)
     table = Table(api, "game_of_thrones", NAMES)
     fixed = api.get(f"/api/tables/{table.code}/static").json()
+    assert {"area_info", "house_info", "adjacency", "house_cards"} <= set(fixed)
     policy = Policy(fixed["adjacency"])
 
     pages: dict[int, Page] = {}
-    for seat in range(3):
+
+    def open_page(seat: int) -> Page:
         ctx = browser.new_context(**context_args("phone" if seat == 2 else "laptop"))
         page = ctx.new_page()
         errors: list[str] = []
-        page.on("pageerror", lambda e, errors=errors: errors.append(str(e)))
+        page.on("pageerror", lambda e: errors.append(str(e)))
         page.goto(server.base + table.seat_url(seat))
         expect(page.locator("#board .got-svg")).to_be_visible()
         expect(page.locator("#board [data-area]")).to_have_count(58)
         pages[seat] = page
         page.errors = errors  # type: ignore[attr-defined]
+        return page
+
+    def close_page(seat: int) -> None:
+        page = pages.pop(seat)
+        assert not page.errors, page.errors  # type: ignore[attr-defined]
+        page.context.close()
+
+    for seat in range(3):
+        open_page(seat)
     phone = pages[2]
+    # everything loaded at first view (the combat and Westeros panels come later, when needed)
+    weight = page_weight(pages[0], api)
+    assert weight < 40 * 1024, f"the page weighs {weight} bytes gzip"
+    (tmp_path / "weight.txt").write_text(str(weight))
+    # a spectator, in the dark theme
+    watcher = browser.new_context(**context_args("laptop", "dark")).new_page()
+    watcher.goto(server.base + table.watch_url())
+    expect(watcher.locator("#board [data-area]")).to_have_count(58)
 
     # the map: zoom with the buttons and the keyboard, the reset shows it all
     desk = pages[0]
@@ -206,12 +273,12 @@ def test_three_players_play_game_of_thrones(browser: Browser, server, tmp_path):
     expect(desk.locator(".got-map")).to_have_attribute("data-zoom", "1.00")
     desk.keyboard.press("+")
 
-    seen = {"planning": False, "combat": False, "clash": False}
+    seen = {"planning": False, "combat": False, "support": False, "clash": False, "bids": False,
+            "arrow": False, "spectator": False}
     moves = 0
 
     def step(through_pages: bool) -> bool:
         nonlocal moves
-        t0 = time.monotonic()
         awaited = table.awaiting()
         if not awaited:
             return False
@@ -219,34 +286,65 @@ def test_three_players_play_game_of_thrones(browser: Browser, server, tmp_path):
         seq, legal = table.legal(seat)
         view = table.view(seat)
         view["house_cards"] = fixed["house_cards"]
-        move = policy.pick(seat, legal, view) if through_pages or not (seen["combat"] and seen["clash"]) \
-            else policy.quick(seat, legal, view)
+        # leaning to attack only until a combat with support has been seen (the quick policy ends
+        # every march at once, so the game ends soon)
+        fighting = through_pages or not (seen["combat"] and seen["support"])
+        move = policy.pick(seat, legal, view) if fighting else policy.quick(seat, legal, view)
         kind = view["prompt"]["kind"]
         clash = kind == "bid" and view["prompt"].get("for") == "track"
-        on_page = through_pages or (kind == "cards" and not seen["combat"]) or (clash and not seen["clash"])
+        c = view.get("combat")
+        backed = bool(c and any(side != "none" for side in c["supporters"].values()))
+        on_page = (through_pages or (kind == "cards" and not (seen["combat"] and seen["support"]))
+                   or (kind == "support" and not seen["support"]) or (clash and not seen["clash"]))
+        tracks_bid = [r for r in view.get("bid_results") or [] if r["track"] != "wildlings"]
+        if seen["clash"] and not seen["bids"] and (view["phase"] != "westeros" or len(tracks_bid) == 3):
+            check_bid_results(pages.get(0) or open_page(0), table, seq)
+            seen["bids"] = True
+            if not through_pages:
+                close_page(0)
+        if not seen["spectator"] and kind == "orders" and view["planning"]["placed"][str(seat)] >= 1:
+            check_spectator(watcher, seq, view)
+            found = axe(watcher)
+            assert not found, found
+            watcher.context.close()  # one page fewer drawing every move
+            seen["spectator"] = True
         if on_page:
-            page = pages[seat]
+            # after the first rounds a page is opened only for the move it makes (pages left open
+            # would draw every move of the game)
+            page = pages.get(seat) or open_page(seat)
             if kind == "orders" and not seen["planning"] and view["planning"]["placed"][str(seat)] == 2:
                 wait_seq(page, seq)
                 shot(page, "planning")
                 seen["planning"] = True
-            if kind == "cards" and not seen["combat"]:
+            if kind == "cards" and (not seen["combat"] or (backed and not seen["support"])):
                 wait_seq(page, seq)
-                expect(page.locator(".got-combat")).to_be_visible()
+                check_combat_panel(page, view)
                 expect(page.locator(".got-act .hcard")).to_have_count(7)
-                shot(page, "combat")
+                if backed:
+                    expect(page.locator(".got-combat .support-list")).to_be_visible()
+                    seen["support"] = True
+                    shot(page, "combat")
+                elif not seen["combat"]:
+                    shot(page, "combat")
                 seen["combat"] = True
             if clash and not seen["clash"]:
                 wait_seq(page, seq)
                 expect(page.locator(".got-act .bids button").first).to_be_visible()
                 shot(page, "clash-of-kings")
                 seen["clash"] = True
+            if kind == "march_moves" and move["type"] == "move" and not seen["arrow"]:
+                # the march's arrow is drawn while the target area has the focus, before any click
+                wait_seq(page, seq)
+                page.locator(f'#board [data-area="{move["to"]}"]').focus()
+                expect(page.locator("#board .g-preview .arrow.preview")).to_have_count(1)
+                shot(page, "march-arrow")
+                seen["arrow"] = True
             play_on_page(page, move, seq)
+            if not through_pages:
+                close_page(seat)
         else:
             table.play(seat, move, seq)
         moves += 1
-        if on_page and TRACE:
-            print(f"{moves} {kind} {move} {time.monotonic() - t0:.2f}s")
         return True
 
     # two whole rounds through the pages
@@ -257,35 +355,111 @@ def test_three_players_play_game_of_thrones(browser: Browser, server, tmp_path):
         wait_seq(p, table.summary()["seq"])
     phone.evaluate("window.scrollTo(0, 0)")
     shot(phone, "map-phone")
+    check_log_filter(desk)
     found = axe(pages[0]) + axe(phone)
     assert not found, found
-    weight = page_weight(pages[0], api)
-    assert weight < 40 * 1024, f"the page weighs {weight} bytes gzip"
-    (tmp_path / "weight.txt").write_text(str(weight))
+    print(f"two rounds through the pages: {moves} moves, {time.monotonic() - started:.0f} s")
 
-    # the rest through the API, a combat and a Clash of Kings still played on the page (the pages
-    # are closed once both have been seen: three pages drawing every move would only slow it)
-    for p in pages.values():
-        assert not p.errors, p.errors  # type: ignore[attr-defined]
-    while not table.finished():
-        if seen["combat"] and seen["clash"] and pages:
-            for p in pages.values():
-                p.context.close()
-            pages.clear()
-        if not step(False):
+    # the rest through the API, a page opened for each move still to be seen on one
+    for seat in list(pages):
+        close_page(seat)
+    games, start = 1, moves
+    while True:
+        while not table.finished() and step(False):
+            if moves - start > 2500 and not all(seen.values()):
+                break
+            assert moves - start < 5000, seen
+        if all(seen.values()) or games == 3:
             break
-        assert moves < 4000
-    assert table.finished()
+        # rarely (one seed in twelve, engine-only trials) no battle has had support by now:
+        # another table, played the same way
+        table = Table(api, "game_of_thrones", NAMES)
+        games, start = games + 1, moves
+    assert table.finished(), seen
     seq = table.summary()["seq"]
-    for p in pages.values():
-        p.context.close()
     end = browser.new_context(**context_args("laptop")).new_page()
     end.goto(server.base + table.seat_url(0))
     wait_seq(end, seq)
     expect(end.locator("#board")).to_have_class(re.compile("got-over"))
     expect(end.locator(".got-bar .won")).to_contain_text("wins")
     shot(end, "end")
-    print(f"moves {moves}, combat {seen['combat']}, clash {seen['clash']}, weight {weight} B, "
-          f"{time.monotonic() - started:.0f} s")
-    assert seen["combat"], "no combat was reached"
-    assert time.monotonic() - started < 240
+    print(f"moves {moves} in {games} game(s), seen {seen}, weight {weight} B, {time.monotonic() - started:.0f} s")
+    missing = [k for k, v in seen.items() if not v]
+    assert not missing, f"never seen on the pages: {missing}"
+
+
+def check_bid_results(page: Page, table: Table, seq: int) -> None:
+    """Once a Clash of Kings' bids are revealed, the page shows them as a table: a row per house,
+    a column per track, each bid and the place it won (when the view carries the results), and the
+    tracks in their new order either way."""
+    wait_seq(page, seq)
+    view = table.view(0)
+    results = view.get("bid_results")
+    if results:
+        expect(page.locator(".bid-results")).to_be_visible()
+        for r in results:
+            for s, bid in r["bids"].items():
+                cell = page.locator(f".bid-results tr[data-seat='{s}'] td[data-track='{r['track']}']")
+                expect(cell).to_contain_text(str(bid))
+        shot(page, "clash-results")
+    for track, order in view["tracks"].items():
+        chips = page.locator(f".got-tracks [data-track={track}] li .chip-name")
+        houses = [view["houses"][s].capitalize() for s in order]
+        expect(chips).to_have_text(houses)
+
+
+def check_spectator(page: Page, seq: int, view: dict[str, Any]) -> None:
+    """While orders are being placed, a spectator sees how many each house has placed but no
+    order token (not even where it lies), nobody's hand, and no decision."""
+    wait_seq(page, seq)
+    assert sum(view["planning"]["placed"].values()) >= 1
+    expect(page.get_by_text(re.compile(r"^[1-9] placed$")).first).to_be_visible()
+    expect(page.locator("#board .g-dyn .order")).to_have_count(0)
+    expect(page.locator("#board .got-act.mine")).to_have_count(0)
+    expect(page.locator("#board .hand")).to_have_count(0)
+    expect(page.locator("#board .got-bar .you")).to_have_text("Spectator")
+    shot(page, "spectator-dark")
+
+
+def check_log_filter(page: Page) -> None:
+    """The log shows one round at a time when asked: round 1 hides round 2's lines."""
+    page.locator("#t-log").click()
+    pick = page.locator("#got-log-round")
+    pick.select_option("1")
+    expect(page.locator("#log li:not([hidden])").first).to_be_visible()
+    rounds = page.locator("#log li:not([hidden])").evaluate_all(
+        "(els) => [...new Set(els.map((e) => e.dataset.round))]")
+    assert rounds == ["1"], rounds
+    expect(page.locator("#log li", has_text="Round 2 begins")).to_be_hidden()
+    pick.select_option("")
+    expect(page.locator("#log li", has_text="Round 2 begins")).to_be_visible()
+
+
+def test_a_view_update_after_a_move_at_six_players_is_small_on_the_wire(server: ServerProcess) -> None:
+    """Six seats: the view message a seat receives after a move, gzip-compressed, stays far under
+    20 KB all through the first rounds; it never carries the static data (fetched once)."""
+    api = httpx.Client(base_url=server.base, timeout=30)
+    table = Table(api, "game_of_thrones", ("Ada", "Bea", "Cyril", "Dora", "Ed", "Flo"))
+    fixed = api.get(f"/api/tables/{table.code}/static")
+    assert "max-age" in fixed.headers["cache-control"]
+    policy = Policy(fixed.json()["adjacency"])
+    ws_base = server.base.replace("http", "ws")
+    largest = (0, 0)
+    with ws_client.connect(f"{ws_base}/ws/seats/{table.by_seat[0]}", max_size=2**22) as sock:
+        for _ in range(120):
+            awaited = table.awaiting()
+            if not awaited:
+                break
+            seat = awaited[-1]
+            seq, legal = table.legal(seat)
+            table.play(seat, policy.quick(seat, legal, table.view(seat)), seq)
+            while True:
+                raw = sock.recv(timeout=15)
+                msg = json.loads(raw)
+                if msg["type"] == "view" and msg["seq"] >= seq + 1:
+                    break
+            assert "area_info" not in msg["view"] and "house_cards" not in msg["view"]
+            size = len(gzip.compress(raw.encode() if isinstance(raw, str) else raw))
+            largest = max(largest, (size, len(raw)))
+    print(f"largest view message at 6 players: {largest[0]} B gzip ({largest[1]} B raw)")
+    assert largest[0] < 20 * 1024

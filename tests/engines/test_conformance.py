@@ -319,3 +319,29 @@ def test_the_seed_and_the_generator_never_appear_in_a_view_or_a_log_line(case):
         assert not leaked, f"{engine.id}: a secret number is in a log line ({leaked[0]!r})"
         seen += 1
     assert seen and engine.result(state) is not None
+
+
+# -- 5: a move the engine lets its player take back reveals nothing -----------------------------
+
+def test_a_move_that_may_be_taken_back_reveals_nothing(case):
+    """``reversible`` (engines/kit/engine.py, "Undo"): the mover's view and the public view after
+    such a move are the same on every determinization of what the mover could not see before it,
+    so taking it back unlearns nothing; and taking it back (replaying without it) gives the state
+    before it again."""
+    engine = case.engine
+    reversible = getattr(engine, "reversible", None)
+    if reversible is None:
+        return  # an engine outside the kit lets nothing be taken back
+    for i, (state, _) in enumerate(sampled_states(case, SEED + 11 * case.seats)):
+        for seat in sorted(engine.to_act(state)):
+            for m in [m for m in engine.legal_moves(state, seat) if reversible(state, seat, m)][:3]:
+                before = dump(engine.encode(state))
+                after = clone(engine, state)
+                engine.play(after, seat, m)
+                expected = (engine.view(after, seat), engine.view(after, None))
+                for k in range(2):
+                    other = engine.determinize(state, seat, Rng.from_seed(SEED + 7919 * i + k))  # type: ignore[attr-defined]
+                    engine.play(other, seat, m)
+                    assert (engine.view(other, seat), engine.view(other, None)) == expected, \
+                        f"{engine.id}: {m} may be taken back but reveals something"
+                assert dump(engine.encode(state)) == before

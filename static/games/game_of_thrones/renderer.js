@@ -2,11 +2,10 @@
 // it, the tracks, and a panel for whatever this seat decides now. Every move sent is one of
 // ctx.moves (the prompt's choices): a click on the map or a button only ever picks a listed move.
 //
-// Fixed data comes from two places, each fetched once: the outlines and the Westeros and
-// wildling card texts from map.json beside this file, and the areas' icons from the table's
-// static data (/api/tables/CODE/static). The table page merges that static data into the view,
-// but its "areas" and "houses" are shadowed there by the live view's keys of the same names, so
-// the renderer reads them from its own copy.
+// Fixed data comes from two places, each fetched once and cached by the browser: the outlines
+// and the Westeros and wildling card texts from map.json beside this file, and the areas' icons,
+// the houses, cards and orders from the table's static data, which the table page merges into
+// every view (under keys of its own: "area_info" and "house_info", never the live "areas").
 
 import { el, moveKey, Moves, plural, signed, svg } from "/static/js/kit.js";
 
@@ -34,16 +33,23 @@ const S = {
 
 // -- data ------------------------------------------------------------------------------------
 
-function load(ctx) {
+function load() {
   if (!S.loading) {
-    const get = (url) => fetch(url).then((r) => (r.ok ? r.json() : Promise.reject(new Error(url))));
-    S.loading = Promise.all([get("/static/games/game_of_thrones/map.json"), get(`/api/tables/${ctx.code}/static`)])
-      .then(([map, fixed]) => {
+    S.loading = fetch("/static/games/game_of_thrones/map.json").then((r) => (r.ok ? r.json() : Promise.reject(new Error("map"))))
+      .then((map) => {
         S.map = map;
-        S.fixed = { ...fixed, area: Object.fromEntries(fixed.areas.map((a) => [a.id, a])) };
         if (S.root && S.ctx) render(S.root, S.ctx);
       }, () => { S.loading = null; if (S.root) S.root.querySelector(".got-loading").textContent = "The map could not be loaded; reload the page."; });
   }
+}
+
+/** The static data merged into the view, with an index of the areas by id (built once). */
+function fixedOf(view) {
+  if (!view.area_info) return null;
+  if (!S.fixed || S.fixed.area_info !== view.area_info) {
+    S.fixed = { area_info: view.area_info, houses: view.house_info, area: Object.fromEntries(view.area_info.map((a) => [a.id, a])) };
+  }
+  return S.fixed;
 }
 
 const areaName = (id) => (S.fixed && S.fixed.area[id] ? S.fixed.area[id].name : id);
@@ -101,7 +107,8 @@ function buildMap() {
       svg("rect", { width: "8", height: "8", fill: "#8d8577" }), svg("path", { d: "M0 0V8", stroke: "#5c564c", "stroke-width": "3" })),
     svg("marker", { id: "got-arrow", viewBox: "0 0 10 10", refX: "7", refY: "5", markerWidth: "5", markerHeight: "5", orient: "auto-start-reverse" },
       svg("path", { d: "M0 0L10 5L0 10Z", class: "arrowhead" })));
-  const world = svg("g", { class: "world" }, areas, borders, labels, dyn, arrows);
+  const previewLayer = svg("g", { class: "g-arrows g-preview", "aria-hidden": "true" });
+  const world = svg("g", { class: "world" }, areas, borders, labels, dyn, arrows, previewLayer);
   const root = svg("svg", { viewBox: `0 0 ${w} ${h}`, class: "got-svg", role: "group", "aria-label": "Map of Westeros: every area is a button" }, defs, world);
   root.addEventListener("click", (e) => {
     if (S.dragged) { S.dragged = false; return; }
@@ -112,7 +119,13 @@ function buildMap() {
     const t = e.target.closest("[data-area]");
     if (t && (e.key === "Enter" || e.key === " ")) { e.preventDefault(); onArea(t.dataset.area); }
   });
-  return { svg: root, world, nodes, dyn, arrows };
+  // the arrow of a move is drawn while a pointer or the focus rests on its area
+  const hover = (e) => { const t = e.target.closest && e.target.closest("[data-area]"); preview(t ? areaMoves(t.dataset.area) : null); };
+  root.addEventListener("pointerover", hover);
+  root.addEventListener("focusin", hover);
+  root.addEventListener("pointerleave", () => preview(null));
+  root.addEventListener("focusout", () => preview(null));
+  return { svg: root, world, nodes, dyn, arrows, preview: previewLayer };
 }
 
 function areaLabel(id, a, info) {
@@ -204,6 +217,13 @@ function drawDynamic(view) {
       g.append(gt);
     }
     if (e.order) g.append(orderToken(view, e.order, ux, uy - 23));
+    const c = view.combat;
+    if (c && c.area === id && c.army && c.army.length) {
+      // the attackers stand in the embattled area during the battle, apart from its holders
+      const army = unitsAt(ux, uy + 27, c.army.map((k) => ({ kind: k, routed: false })), houseOf(view, c.attacker));
+      army.setAttribute("class", "attacking");
+      g.append(army);
+    }
     parts.push(g);
   }
   B.dyn.replaceChildren(...parts);
@@ -225,6 +245,7 @@ function describeArea(view, id, e, info, actionable) {
   if (e.neutral_force) bits.push(`neutral force ${e.neutral_force}`);
   if (e.power_token != null) bits.push(`Power token of ${houseOf(view, e.power_token).name}`);
   if (e.order) bits.push(e.order.token ? `order: ${orderLabel(view, e.order.token)}${e.order.hidden ? " (face down)" : ""}` : "a face-down order");
+  if (view.combat && view.combat.area === id) bits.push(`battle: ${houseOf(view, view.combat.attacker).name} attacks with ${view.combat.army.map((k) => UNIT_NAME[k]).join(", ")}`);
   if (actionable) bits.push("you may choose it now");
   return bits.join("; ");
 }
@@ -252,6 +273,40 @@ function arrows(view) {
   const c = view.combat;
   if (c && c.from) out.push(svg("path", { class: "arrow attack", d: arrowPath(c.from, c.area), "marker-end": "url(#got-arrow)" }));
   return out;
+}
+
+/** Where a listed move goes on the map, drawn before it is confirmed: a unit marching, a
+ * retreat, a raid. Null for a move that goes nowhere. */
+function moveArrow(m) {
+  const view = S.ctx.view;
+  const p = view.prompt || {};
+  if (m.type === "move" && p.from) return [p.from, m.to, UNIT_NAME[m.unit] || m.unit];
+  if (m.type === "retreat" && view.combat) return [view.combat.area, m.to, "retreat"];
+  if (m.type === "raid" && m.target) return [m.area, m.target, "raid"];
+  return null;
+}
+
+/** Show (or with null, clear) the arrows of the moves that a pointer or the focus rests on. */
+function preview(list) {
+  if (!S.built) return;
+  const out = [];
+  const seen = new Set();
+  for (const m of list || []) {
+    const a = moveArrow(m);
+    if (!a || seen.has(a[1])) continue;
+    seen.add(a[1]);
+    out.push(svg("path", { class: "arrow preview", d: arrowPath(a[0], a[1]), "marker-end": "url(#got-arrow)" }));
+    const names = (list || []).map(moveArrow).filter((b) => b && b[1] === a[1]).map((b) => b[2]);
+    const [x, y] = centre(a[1]);
+    out.push(svg("text", { class: "arrow-label preview", x: String(x), y: String(y - 34), "text-anchor": "middle", text: [...new Set(names)].join(" or ") }));
+  }
+  S.built.preview.replaceChildren(...out);
+  S.built.svg.classList.toggle("previewing", out.length > 0);
+}
+
+function previewMoveKey(key) {
+  const m = key && S.moves ? S.moves.byKey.get(key) : null;
+  preview(m ? [m] : null);
 }
 
 // -- zoom and pan ----------------------------------------------------------------------------
@@ -354,6 +409,8 @@ const AREA_TYPES = new Set(["order", "unorder", "raven_swap", "march", "consolid
 function mapArea(m) {
   if (m.type === "raid") return S.sel && m.area === S.sel && m.target ? m.target : m.area;
   if (m.type === "move" || m.type === "recruit" || m.type === "retreat") return m.to;
+  // a casualty is chosen on the embattled area, where both sides' units stand during the battle
+  if (m.type === "casualty") return S.ctx.view && S.ctx.view.combat ? S.ctx.view.combat.area : null;
   if (AREA_TYPES.has(m.type)) return m.area;
   const v = m.type === "ability" ? m.choice : m.type === "choose" ? m.option : null;
   return v && S.fixed.area[v] ? v : null;
@@ -375,7 +432,7 @@ function highlighted() {
   return [...new Set(all.map((m) => (m.type === "raid" ? m.area : mapArea(m))).filter(Boolean))];
 }
 
-const NEEDS_PANEL = new Set(["order", "raven_swap", "raid", "unorder"]);
+const NEEDS_PANEL = new Set(["order", "raven_swap", "raid", "unorder", "casualty"]);
 
 function onArea(id) {
   if (!S.ctx) return;
@@ -424,6 +481,7 @@ function orderButtons(view, area, list, kind) {
       if ((view.restricted || []).includes(id)) why = "restricted this round";
       else if (o.special && specials >= allowed) why = `no ★ left (King's Court allows ${allowed})`;
       else if ((used[id] || 0) >= o.count) why = "already placed";
+      else if (placed.some((a) => a.id === area && a.order.token === id)) why = "placed here";
       else why = "not here";
     }
     out.push(m ? el("button", { type: "button", class: "choice order-choice", "data-move": moveKey(m), disabled: S.ctx.pending || S.ctx.offline,
@@ -434,7 +492,7 @@ function orderButtons(view, area, list, kind) {
   return out;
 }
 
-function actionPanel(view) {
+function actionPanel(view, more) {
   const ctx = S.ctx;
   const p = view.prompt;
   const box = el("section", { class: "got-act", "data-prompt": "", "aria-label": "Your decision" });
@@ -454,12 +512,13 @@ function actionPanel(view) {
   if (p.kind === "march_moves") {
     box.append(el("p", { class: "note", text: `Marching from ${areaName(p.from)}. ` + ((p.staged || []).length ? "So far: " + p.staged.map(([k, to]) => `${UNIT_NAME[k]} → ${areaName(to)}`).join("; ") + "." : "No unit has moved yet.") }));
   }
-  if (p.kind === "cards") box.append(cardChooser(view, loose));
+  if (more == null && needsPanels(view)) box.append(el("p", { class: "note", text: "…" }));
+  if (p.kind === "cards" && more) box.append(more.cardChooser(view, loose));
   if (p.kind === "bid") box.append(el("p", { class: "note", text: p.for === "track" ? `Clash of Kings: the ${TRACK_NAME[p.track] || p.track} track. You have ${plural(view.power[ctx.seat], "Power token")}.` : `Wildling attack of strength ${view.wildlings}. You have ${plural(view.power[ctx.seat], "Power token")}.` }));
-  if (p.kind === "ties" && p.bids) box.append(bidTable(view, p.bids));
-  if (p.kind === "wildling" && view.wildling_top) box.append(wildlingCard(view.wildling_top) || "");
-  if (p.kind === "westeros_choice" || p.kind === "wildling_choice") {
-    const card = p.card && (S.map.wildlings[p.card] ? wildlingCard(p.card) : westerosCard(p.card));
+  if (p.kind === "ties" && p.bids && more) box.append(more.bidTable(view, p.bids));
+  if (p.kind === "wildling" && view.wildling_top && more) box.append(more.wildlingCard(view.wildling_top) || "");
+  if ((p.kind === "westeros_choice" || p.kind === "wildling_choice") && more) {
+    const card = p.card && (S.map.wildlings[p.card] ? more.wildlingCard(p.card) : more.westerosCard(p.card));
     if (card) box.append(card);
   }
   if (onMap.length) {
@@ -511,130 +570,6 @@ function planningSummary(view) {
 
 const ordinal = (n) => `${n}${["th", "st", "nd", "rd"][n % 100 > 10 && n % 100 < 14 ? 0 : n % 10 < 4 ? n % 10 : 0]}`;
 
-function houseCard(view, id, state, move) {
-  const c = (view.house_cards || {})[id];
-  if (!c) return null;
-  const h = HOUSES[c.house] || {};
-  const body = [el("span", { class: "hc-str", title: "Combat strength", text: String(c.strength) }),
-    el("strong", { class: "hc-name", text: c.name }),
-    el("span", { class: "hc-icons", text: [c.swords ? `⚔ ${c.swords} sword${c.swords > 1 ? "s" : ""}` : "", c.fortifications ? `▣ ${c.fortifications} fortification${c.fortifications > 1 ? "s" : ""}` : ""].filter(Boolean).join(" · ") }),
-    el("span", { class: "hc-text", text: c.text || "" })];
-  if (state) body.push(el("span", { class: "hc-state", text: state }));
-  const attrs = { class: `hcard${state ? " " + state.replace(/\W+/g, "-") : ""}`, "data-card": id };
-  const node = move ? el("button", { type: "button", ...attrs, "data-move": moveKey(move), disabled: S.ctx.pending, onclick: () => S.ctx.send(move) }, body) : el("div", attrs, body);
-  node.style.setProperty("--h", h.fill || "#777");
-  return node;
-}
-
-function cardChooser(view, loose) {
-  const me = S.ctx.seat;
-  const house = view.houses[me];
-  const ids = (S.fixed.houses[house] || {}).house_cards || [];
-  const hand = new Set((view.hands || {})[me] || []);
-  const byCard = new Map(loose.filter((m) => m.type === "card").map((m) => [m.card, m]));
-  return el("div", { class: "hand" }, ids.map((id) => houseCard(view, id, hand.has(id) ? (byCard.has(id) ? "" : "cancelled") : "used", byCard.get(id))));
-}
-
-function combatPanel(view) {
-  const c = view.combat;
-  if (!c) return null;
-  const att = houseOf(view, c.attacker);
-  const live = Object.fromEntries((view.areas || []).map((a) => [a.id, a]));
-  const there = live[c.area] || {};
-  const info = S.fixed.area[c.area] || {};
-  const fort = info.fortification && info.fortification !== "none";
-  const neutral = c.defender == null;
-  const adj = new Set((view.adjacency || []).filter((p) => p.includes(c.area)).map((p) => (p[0] === c.area ? p[1] : p[0])));
-  const unitValue = (k, attacking) => (k === "siege-engine" ? (attacking && fort ? 4 : 0) : STRENGTH[k]);
-  const side = (seat, attacking) => {
-    const rows = [];
-    const units = attacking ? c.army.map((k) => ({ kind: k })) : (there.units || []);
-    rows.push(["Units", units.reduce((s, u) => s + (u.routed ? 0 : unitValue(u.kind, attacking)), 0)]);
-    if (attacking) rows.push(["March order", orderInfo(view, c.march).modifier || 0]);
-    else if (there.order && there.order.token && orderInfo(view, there.order.token).kind === "defense") rows.push(["Defense order", orderInfo(view, there.order.token).modifier]);
-    if (!attacking && there.garrison) rows.push(["Garrison", there.garrison]);
-    let support = 0;
-    for (const [s, chose] of Object.entries(c.supporters || {})) {
-      if (chose !== (attacking ? "attacker" : "defender")) continue;
-      for (const a of view.areas || []) {
-        if (!adj.has(a.id) || !a.order || a.order.seat !== +s || !a.order.token) continue;
-        const o = orderInfo(view, a.order.token);
-        if (o.kind !== "support") continue;
-        if (info.kind === "sea" && S.fixed.area[a.id].kind === "land") continue;
-        support += (a.units || []).reduce((t, u) => t + (u.routed ? 0 : unitValue(u.kind, attacking)), 0) + (o.modifier || 0);
-      }
-    }
-    rows.push(["Support", support]);
-    const card = (c.cards || {})[String(seat)];
-    if (card && view.house_cards[card]) rows.push([`House card: ${view.house_cards[card].name}`, view.house_cards[card].strength]);
-    const sum = rows.reduce((t, r) => t + r[1], 0);
-    const total = c.strength && c.strength[String(seat)];
-    if (total != null && total !== sum) rows.push(["Card texts and the blade", total - sum]);
-    return { rows, total: total != null ? total : sum, final: total != null };
-  };
-  const a = side(c.attacker, true);
-  const d = neutral ? { rows: [["Neutral force", there.neutral_force || 0]], total: there.neutral_force || 0, final: true } : side(c.defender, false);
-  const column = (title, chip, s) => el("div", { class: "side-col" }, el("h4", {}, chip, ` ${title}`),
-    el("table", {}, el("tbody", {}, s.rows.map(([k, v]) => el("tr", {}, el("th", { scope: "row", text: k }), el("td", { text: signed(v, true) })))),
-      el("tfoot", {}, el("tr", {}, el("th", { scope: "row", text: s.final ? "Total" : "So far" }), el("td", { text: String(s.total) })))));
-  const chosen = (c.chosen || []).map((s) => houseOf(view, s).name);
-  const supporters = Object.entries(c.supporters || {}).map(([s, side]) => `${houseOf(view, +s).name}: ${side === "none" ? "nobody" : side}`);
-  const box = el("section", { class: "got-combat", "aria-label": "Combat" },
-    el("h3", { text: `Battle for ${areaName(c.area)}` }),
-    el("p", { class: "note", text: `${att.name} attacks from ${areaName(c.from)} with ${c.army.map((k) => UNIT_NAME[k]).join(", ")}.` }),
-    el("div", { class: "sides" }, column("attacker", houseChip(view, c.attacker), a),
-      neutral ? column("defender", el("span", { class: "chip neutral", text: "Neutral force" }), d) : column("defender", houseChip(view, c.defender), d)),
-    supporters.length ? el("p", { class: "note", text: `Support: ${supporters.join("; ")}.` }) : null,
-    chosen.length && !Object.keys(c.cards || {}).length ? el("p", { class: "note", text: `House card chosen (face down): ${chosen.join(", ")}.` }) : null,
-    c.my_card ? el("p", { class: "note", text: `Your card: ${view.house_cards[c.my_card].name}.` }) : null,
-    Object.keys(c.cards || {}).length ? el("div", { class: "hand revealed" }, Object.values(c.cards).map((id) => houseCard(view, id))) : null,
-    c.winner != null ? el("p", { class: "winner", text: `${houseOf(view, c.winner).name} wins the battle.` }) : null);
-  return box;
-}
-
-function bidTable(view, bids) {
-  return el("table", { class: "bid-table" }, el("thead", {}, el("tr", {}, el("th", { text: "House" }), el("th", { text: "Bid" }))),
-    el("tbody", {}, bids.map((b, s) => el("tr", {}, el("th", { scope: "row" }, houseChip(view, s)), el("td", { text: String(b) })))));
-}
-
-function westerosCard(id) {
-  for (const [deck, cards] of Object.entries(S.map.westeros)) {
-    if (cards[id]) return el("div", { class: "wcard" }, el("span", { class: "deck", text: deck }), el("strong", { text: cards[id].name }),
-      cards[id].icons ? el("span", { class: "icons", text: ` ${"✦".repeat(cards[id].icons)} wildlings` }) : null, el("p", { text: cards[id].text }));
-  }
-  return null;
-}
-
-function wildlingCard(id) {
-  const w = S.map.wildlings[id];
-  if (!w) return null;
-  return el("div", { class: "wcard wild" }, el("strong", { text: w.name }),
-    el("p", {}, el("b", { text: "Night's Watch wins: " }), `highest bidder: ${w.win.highest_bidder} Everyone else: ${w.win.everyone_else}`),
-    el("p", {}, el("b", { text: "Wildlings win: " }), `lowest bidder: ${w.lose.lowest_bidder} Everyone else: ${w.lose.everyone_else}`));
-}
-
-function westerosPanel(view) {
-  const bits = [];
-  if ((view.westeros_cards || []).length && view.phase === "westeros") {
-    bits.push(el("div", { class: "wcards" }, view.westeros_cards.map((id, i) => {
-      const deck = ["I", "II", "III"][i];
-      const c = S.map.westeros[deck] && S.map.westeros[deck][id];
-      return c ? el("div", { class: "wcard" }, el("span", { class: "deck", text: deck }), el("strong", { text: c.name }),
-        c.icons ? el("span", { class: "icons", text: ` ${"✦".repeat(c.icons)}` }) : null, el("p", { text: c.text })) : null;
-    })));
-  }
-  if (view.bids) {
-    const asked = view.bids.asked || []; const chosen = view.bids.chosen || [];
-    bits.push(el("div", { class: "bidding" }, el("h4", { text: view.prompt && view.prompt.kind === "bid" && view.prompt.for === "track" ? `Bidding: ${TRACK_NAME[view.prompt.track]}` : "Bidding" }),
-      el("ul", { class: "who" }, asked.map((s) => el("li", {}, houseChip(view, s), chosen.includes(s) ? " has bid (hidden)" : " still deciding",
-        ` · ${plural(view.power[s], "Power token")}`))),
-      view.bids.mine != null ? el("p", { class: "note", text: `Your bid: ${view.bids.mine}.` }) : null));
-  }
-  if (view.wildling_last && S.map.wildlings[view.wildling_last]) bits.push(el("details", { class: "last-wild" }, el("summary", { text: `Last wildling card: ${S.map.wildlings[view.wildling_last].name}` }), wildlingCard(view.wildling_last)));
-  if (!bits.length) return null;
-  return el("section", { class: "got-westeros", "aria-label": "Westeros" }, el("h3", { text: "Westeros" }), bits);
-}
-
 function tracksPanel(view) {
   const n = view.houses.length;
   const rows = TRACKS.map(([id, title]) => {
@@ -679,14 +614,73 @@ function zoomButtons() {
     el("button", { type: "button", "data-zoom": "reset", "aria-label": "Show the whole map", onclick: () => { S.zoom = { k: 1, x: 0, y: 0 }; applyZoom(); } }, "⤢"));
 }
 
+// -- the panels fetched on demand ---------------------------------------------------------------
+
+let P = null; // panels.js once loaded: the combat, Westeros and bidding panels
+
+/** Whether this view shows anything drawn by panels.js. */
+function needsPanels(view) {
+  const kind = view.prompt ? view.prompt.kind : "";
+  return Boolean(view.combat || view.bids || view.wildling_last || (view.westeros_cards || []).length || (view.bid_results || []).length
+    || ["cards", "ties", "wildling", "westeros_choice", "wildling_choice"].includes(kind));
+}
+
+/** panels.js if loaded; else start fetching it (the page is drawn again when it arrives). */
+function panels() {
+  if (!P && !S.panelsLoading) {
+    S.panelsLoading = import("./panels.js").then((m) => { P = m; if (S.root && S.ctx) render(S.root, S.ctx); }, () => { S.panelsLoading = null; });
+  }
+  return P;
+}
+
+// -- the log, filtered by round ----------------------------------------------------------------
+
+const ROUND_LINE = /^Round (\d+) begins/;
+
+/** Hide the log lines outside the chosen round ("" = every round). A line belongs to the round
+ * begun by the last "Round N begins" line before it (the setup to round 1). */
+function filterLog() {
+  const log = document.getElementById("log");
+  const pick = document.getElementById("got-log-round");
+  if (!log || !pick) return;
+  const want = pick.value;
+  let round = "1";
+  for (const li of log.children) {
+    const m = ROUND_LINE.exec(li.textContent);
+    if (m) round = m[1];
+    li.dataset.round = round;
+    li.hidden = Boolean(want) && round !== want;
+  }
+}
+
+/** A "Round" chooser above the table's log, added once; its rounds follow the game. */
+function logFilter(view) {
+  const log = document.getElementById("log");
+  if (!log) return;
+  let pick = document.getElementById("got-log-round");
+  if (!pick) {
+    pick = el("select", { id: "got-log-round", onchange: () => { filterLog(); const panel = document.getElementById("tab-log"); if (panel) panel.scrollTop = pick.value ? 0 : panel.scrollHeight; } });
+    log.before(el("p", { class: "got-log-filter" }, el("label", { for: "got-log-round", text: "Show the log of " }), pick));
+    new MutationObserver(filterLog).observe(log, { childList: true });
+  }
+  const rounds = Math.min(view.round, view.rounds || 10);
+  if (pick.options.length !== rounds + 1) {
+    const keep = pick.value;
+    pick.replaceChildren(el("option", { value: "", text: "every round" }),
+      ...Array.from({ length: rounds }, (_, i) => el("option", { value: String(i + 1), text: `round ${i + 1}` })));
+    pick.value = keep;
+  }
+  filterLog();
+}
+
 // -- the renderer ----------------------------------------------------------------------------
 
 export function render(root, ctx) {
   S.root = root; S.ctx = ctx;
   const view = ctx.view;
   if (!view) return;
-  if (!S.map || !S.fixed) {
-    load(ctx);
+  if (!S.map || !fixedOf(view)) {
+    load();
     if (!root.querySelector(".got-loading")) root.replaceChildren(el("p", { class: "got-loading", text: "Unrolling the map of Westeros…" }));
     return;
   }
@@ -698,6 +692,12 @@ export function render(root, ctx) {
     S.built.box = box;
     setupGestures(box);
     S.built.side = el("div", { class: "got-side" });
+    // and while one rests on its button
+    const onButton = (e) => { const b = e.target.closest && e.target.closest("[data-move]"); previewMoveKey(b ? b.dataset.move : null); };
+    S.built.side.addEventListener("pointerover", onButton);
+    S.built.side.addEventListener("focusin", onButton);
+    S.built.side.addEventListener("pointerleave", () => preview(null));
+    S.built.side.addEventListener("focusout", () => preview(null));
     S.built.bar = el("div", { class: "got-bar-wrap" });
     root.replaceChildren(el("div", { class: "got" }, S.built.bar,
       el("div", { class: "got-main" }, el("div", { class: "got-mapwrap" }, zoomButtons(), box), S.built.side)));
@@ -712,11 +712,23 @@ export function render(root, ctx) {
   const focus = document.activeElement && S.built.side.contains(document.activeElement) ? document.activeElement.getAttribute("data-move") || document.activeElement.getAttribute("data-area-button") : null;
   drawDynamic(view);
   S.built.bar.replaceChildren(statusBar(view));
-  S.built.side.replaceChildren(combatPanel(view) || "", actionPanel(view), westerosPanel(view) || "", tracksPanel(view));
+  const more = needsPanels(view) ? panels() : null;
+  S.built.side.replaceChildren((more && more.combatPanel(view)) || "", actionPanel(view, more), (more && more.westerosPanel(view)) || "", tracksPanel(view));
   if (focus) {
     const again = S.built.side.querySelector(`[data-move="${CSS.escape(focus)}"], [data-area-button="${CSS.escape(focus)}"]`);
     if (again) again.focus({ preventScroll: true });
   }
+  // a battle that begins off-screen in a zoomed map comes into view, once
+  const battle = view.combat ? `${view.round}:${view.combat.from}:${view.combat.area}` : null;
+  if (battle && battle !== S.battle && S.zoom.k > 1.01) {
+    const [w, h] = S.map.size; const [ux, uy] = centre(view.combat.area);
+    S.zoom.x = w / 2 - ux * S.zoom.k; S.zoom.y = h / 2 - uy * S.zoom.k;
+    applyZoom();
+  }
+  S.battle = battle;
+  logFilter(view);
+  const focused = document.activeElement && document.activeElement.closest && document.activeElement.closest("[data-area]");
+  preview(focused && S.built.svg.contains(focused) ? areaMoves(focused.dataset.area) : null);
   root.dataset.seq = String(ctx.seq);
   root.dataset.kind = view.prompt ? view.prompt.kind : "";
   root.dataset.phase = view.phase;
@@ -725,6 +737,9 @@ export function render(root, ctx) {
   root.classList.toggle("got-mine", Boolean(view.prompt));
   root.classList.toggle("got-over", view.winner != null);
 }
+
+// what panels.js draws with
+export { areaName, HOUSES, houseChip, houseOf, ordinal, orderInfo, S, STRENGTH, TRACK_NAME, UNIT_NAME };
 
 /** The lines this game adds to each player's panel beside the board. */
 export function panel(view, seat) {
@@ -737,6 +752,8 @@ export function panel(view, seat) {
     { label: "Supply", value: String(view.supply[seat]) },
     { label: "Castles", value: `${view.castles[seat]}/7` },
     { label: "Cards", value: `${hand} in hand, ${used} used` }];
+  // the house cards already played, by name (they come back when the last one is played)
+  if (used) out.push({ label: "Used", value: view.discards[seat].map((id) => ((view.house_cards || {})[id] || {}).name || id).join(", ") });
   if (view.planning && (view.planning.asked || []).includes(seat)) {
     out.push({ label: "Orders", value: (view.planning.ready || []).includes(seat) ? "ready" : `${(view.planning.placed || {})[seat] || 0} placed`, warn: !(view.planning.ready || []).includes(seat) });
   }

@@ -1,0 +1,48 @@
+// What the table page needs only now and then, fetched on first need: the Undo button (while
+// the server says this seat may take back its last move) and, after the end, the replay links.
+import { el } from "./kit.js";
+
+let bar = null;
+
+export function paint(state, boot, send, renderPrompt) {
+  if (!bar) {
+    bar = el("p", { id: "undo-bar", class: "undo-bar" },
+      el("button", { type: "button", id: "undo", text: "↶ Undo my last move", onclick: () => {
+        if (!state.pending && send({ type: "undo", seq: state.seq })) {
+          state.pending = true;
+          document.body.classList.add("pending");
+          renderPrompt();
+        }
+      } }),
+      el("span", { class: "note", text: " until a card is revealed or another player moves" }));
+    document.getElementById("prompt").after(bar);
+  }
+  bar.hidden = !(state.undo && !state.pending && !state.offline && !state.result);
+  const next = document.querySelector("#result .next-game");
+  if (state.result && next && !next.querySelector(".replay")) {
+    next.append(" ", el("a", { class: "button replay", href: `/replay/${boot.code}`, text: "Watch the replay" }));
+    if (boot.api) next.append(" ", el("a", { class: "button replay", href: `${boot.api.replace("/api/seats/", "/seat/")}/replay`, text: "Replay from your seat" }));
+  }
+}
+
+let audio = null;
+
+// The "your turn" bell (the player turned the sound on): a soft two-note bell, E5 then B5.
+export function chime() {
+  try {
+    audio = audio || new (window.AudioContext || window.webkitAudioContext)();
+    const t = audio.currentTime;
+    for (const [i, f] of [[0, 659.25], [1, 987.77]]) {
+      const osc = audio.createOscillator();
+      const gain = audio.createGain();
+      osc.type = "sine";
+      osc.frequency.value = f;
+      gain.gain.setValueAtTime(0.0001, t + i * 0.16);
+      gain.gain.exponentialRampToValueAtTime(0.08, t + i * 0.16 + 0.02);
+      gain.gain.exponentialRampToValueAtTime(0.0001, t + i * 0.16 + 0.6);
+      osc.connect(gain).connect(audio.destination);
+      osc.start(t + i * 0.16);
+      osc.stop(t + i * 0.16 + 0.65);
+    }
+  } catch { /* no sound on this device */ }
+}

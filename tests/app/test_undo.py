@@ -1,0 +1,257 @@
+"""Taking back one's own moves within the turn, through the API and the websocket: allowed while
+the moves revealed nothing and nobody else moved; refused (409) after a card is drawn from the
+deck, for another seat, at a stale seq; stored as an entry of its own that every seat reads in
+the log, that a reload from the database follows (snapshots or not), and that the published
+record verifies with."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import orjson
+import pytest
+from fastapi.testclient import TestClient
+
+from app.config import Settings
+from app.main import create_app
+from app.record import verify_record
+from engines.registry import load_engines
+
+LONDON, TOWER = "engines.london:ENGINE", "engines.tower_of_london:ENGINE"
+
+
+def make_client(url: str, snapshot_every: int = 50) -> TestClient:
+    return TestClient(create_app(Settings(database_url=url, engines=(LONDON, TOWER), public_url=None,
+                                          snapshot_every=snapshot_every)), base_url="http://testserver")
+
+
+@pytest.fixture
+def client(db_url: str) -> Iterator[TestClient]:
+    with make_client(db_url) as c:
+        yield c
+
+
+def london(client: TestClient, game: str = "london") -> dict[str, Any]:
+    """A started two-player table: its code and the seat tokens by seat."""
+    t = client.post("/api/tables", json={"game": game, "name": "Ada"}).json()
+    bea = client.post(f"/api/tables/{t['code']}/join", json={"name": "Bea"}).json()
+    assert client.post(f"/api/seats/{t['seat_token']}/start").status_code == 200
+    by_seat = {client.get(f"/api/seats/{tok}").json()["seat"]: tok for tok in (t["seat_token"], bea["seat_token"])}
+    return {"code": t["code"], "by_seat": by_seat}
+
+
+def seat(client: TestClient, token: str) -> dict[str, Any]:
+    r = client.get(f"/api/seats/{token}")
+    assert r.status_code == 200, r.text
+    return dict(r.json())
+
+
+def move(client: TestClient, token: str, m: dict[str, Any]) -> int:
+    seq = seat(client, token)["seq"]
+    r = client.post(f"/api/seats/{token}/moves", json={"seq": seq, "move": m})
+    assert r.status_code == 200, r.text
+    return int(r.json()["seq"])
+
+
+def undo(client: TestClient, token: str, seq: int | None = None) -> Any:
+    return client.post(f"/api/seats/{token}/undo", json={"seq": seat(client, token)["seq"] if seq is None else seq})
+
+
+def test_a_player_takes_back_a_loan_and_the_table_is_as_before(client):
+    t = london(client)
+    ada = t["by_seat"][0]
+    before = seat(client, ada)
+    assert before["undo"] is False
+    move(client, ada, {"type": "take_loan"})
+    after = seat(client, ada)
+    assert after["undo"] is True and after["view"]["players"][0]["loans"] == 1
+    r = undo(client, ada)
+    assert r.status_code == 200, r.text
+    assert r.json()["seq"] == 2, "a take-back is an entry of its own: the seq goes on"
+    back = seat(client, ada)
+    assert back["view"] == before["view"] and back["awaiting"] == [0] and back["undo"] is False
+
+
+def test_a_take_back_is_refused_after_a_card_is_drawn_from_the_deck(client):
+    t = london(client)
+    ada = t["by_seat"][0]
+    move(client, ada, {"type": "take_loan"})
+    move(client, ada, {"type": "draw", "from": "deck"})
+    assert seat(client, ada)["undo"] is False
+    r = undo(client, ada)
+    assert r.status_code == 409 and r.json()["error"] == "cannot_undo", r.text
+    # moves after the draw may be taken back again, one at a time, back to the draw and no further
+    drawn = seat(client, ada)["view"]
+    move(client, ada, {"type": "choose_action", "action": "develop"})
+    move(client, ada, {"type": "take_loan"})
+    assert undo(client, ada).status_code == 200
+    assert undo(client, ada).status_code == 200
+    assert seat(client, ada)["view"] == drawn
+    assert undo(client, ada).status_code == 409
+
+
+def test_only_the_mover_may_take_back_and_only_at_the_current_seq(client):
+    t = london(client)
+    ada, bea = t["by_seat"][0], t["by_seat"][1]
+    seq = move(client, ada, {"type": "take_loan"})
+    r = undo(client, bea)
+    assert r.status_code == 409 and r.json()["error"] == "cannot_undo"
+    r = undo(client, ada, seq - 1)
+    assert r.status_code == 409 and r.json()["error"] == "stale" and r.json()["seq"] == seq
+    for bad in ({"seq": "1"}, {"seq": seq, "extra": 1}, {}):
+        assert client.post(f"/api/seats/{ada}/undo", json=bad).status_code == 422
+    assert client.post("/api/seats/no-such-seat-token/undo", json={"seq": seq}).status_code == 404
+
+
+def test_other_seats_read_the_take_back_in_the_log_and_spectators_cannot_take_back(client):
+    t = london(client)
+    ada, bea = t["by_seat"][0], t["by_seat"][1]
+    with client.websocket_connect(f"/ws/seats/{ada}") as a, client.websocket_connect(f"/ws/seats/{bea}") as b, \
+            client.websocket_connect(f"/ws/watch/{t['code']}") as w:
+        for ws in (a, b, w):
+            first = receive(ws, "view")
+            assert "undo" not in first
+        a.send_text(orjson.dumps({"type": "move", "seq": 0, "move": {"type": "take_loan"}}).decode())
+        assert receive(a, "view")["undo"] is True
+        assert "undo" not in receive(b, "view") and "undo" not in receive(w, "view")
+        w.send_text(orjson.dumps({"type": "undo", "seq": 1}).decode())
+        assert receive(w, "error")["error"] == "spectator"
+        a.send_text(orjson.dumps({"type": "undo", "seq": 1}).decode())
+        va, vb = receive(a, "view"), receive(b, "view")
+        assert va["seq"] == vb["seq"] == 2 and "undo" not in va
+        mover = next(p["name"] for p in client.get(f"/api/tables/{t['code']}").json()["players"] if p["seat"] == 0)
+        assert [line["text"] for line in vb["log"]] == [f"{mover} took back a move"]
+        assert vb["view"]["players"][0]["loans"] == 0
+
+
+def test_a_move_and_a_take_back_at_once_have_one_winner_and_a_409(client):
+    t = london(client)
+    ada = t["by_seat"][0]
+    seq = move(client, ada, {"type": "take_loan"})
+    with client.websocket_connect(f"/ws/seats/{ada}") as one, client.websocket_connect(f"/ws/seats/{ada}") as two:
+        receive(one, "view"), receive(two, "view")
+        one.send_text(orjson.dumps({"type": "move", "seq": seq, "move": {"type": "draw", "from": "deck"}}).decode())
+        two.send_text(orjson.dumps({"type": "undo", "seq": seq}).decode())
+        for ws in (one, two):  # a socket's messages are handled in order: its pong comes after
+            ws.send_text('{"type": "ping"}')
+        outcomes = until_pong(one) + until_pong(two)
+    errors = [m for m in outcomes if m["type"] == "error"]
+    assert len(errors) == 1 and errors[0]["error"] == "stale", outcomes
+    assert seat(client, ada)["seq"] == seq + 1
+
+
+@pytest.mark.parametrize("snapshot_every", [2, 50])
+def test_a_table_with_take_backs_loads_again_from_the_database_as_it_was(db_url, snapshot_every):
+    """With a snapshot every 2 entries a take-back reaches back before the snapshot a load begins
+    at: the load replays from the deal instead."""
+    with make_client(db_url, snapshot_every) as client:
+        t = london(client)
+        ada = t["by_seat"][0]
+        move(client, ada, {"type": "take_loan"})
+        move(client, ada, {"type": "draw", "from": "deck"})
+        move(client, ada, {"type": "choose_action", "action": "develop"})
+        move(client, ada, {"type": "take_loan"})
+        assert undo(client, ada).status_code == 200
+        assert undo(client, ada).status_code == 200
+        move(client, ada, {"type": "choose_action", "action": "run_city"})
+        before = seat(client, ada)
+        parlour = client.app.state.parlour  # type: ignore[attr-defined]
+        for table_id in parlour.live.cached_ids():
+            assert parlour.live.forget(table_id)
+        again = seat(client, ada)
+        assert again["view"] == before["view"] and again["seq"] == before["seq"] == 7
+        assert again["undo"] is True  # the chain of moves since the draw is known again
+        assert undo(client, ada).status_code == 200
+        assert undo(client, ada).status_code == 409
+
+
+def test_a_finished_game_with_take_backs_publishes_a_record_that_verifies(client):
+    """Tower of London: chosen cards may be chosen again while the other seat still chooses."""
+    t = london(client, "tower_of_london")
+    toks = t["by_seat"]
+    takes = 0
+    for _ in range(2000):
+        info = {s: seat(client, toks[s]) for s in (0, 1)}
+        if info[0]["status"] == "finished":
+            break
+        taker = next((s for s in (0, 1) if info[s]["undo"]), None)
+        if taker is not None and takes < 6:
+            assert undo(client, toks[taker]).status_code == 200
+            takes += 1
+            continue
+        awaiting = info[0]["awaiting"]
+        who = awaiting[0]
+        moves = client.get(f"/api/seats/{toks[who]}/moves").json()
+        r = client.post(f"/api/seats/{toks[who]}/moves", json={"seq": moves["seq"], "move": moves["moves"][-1]})
+        assert r.status_code == 200, r.text
+        if info[who]["view"].get("phase") in ("pick", "keep") and len(awaiting) > 1:
+            assert seat(client, toks[who])["undo"] is True, "a choice while another still chooses"
+    assert takes == 6
+    record = client.get(f"/api/tables/{t['code']}/record").json()
+    assert sum(1 for m in record["moves"] if "undo" in m["move"]) == 6
+    engines = load_engines((LONDON, TOWER))
+    assert verify_record(record, engines) == []
+    # a take-back the rules did not allow is caught
+    forged = dict(record, moves=[*record["moves"]])
+    first = next(i for i, m in enumerate(forged["moves"]) if "undo" in m["move"])
+    forged["moves"][first] = {**forged["moves"][first], "seat": 1 - forged["moves"][first]["seat"]}
+    assert any("take" in p for p in verify_record(forged, engines))
+
+
+def receive(ws: Any, kind: str, limit: int = 10) -> dict[str, Any]:
+    for _ in range(limit):
+        msg = ws.receive_json()
+        if msg["type"] == kind:
+            return dict(msg)
+    raise AssertionError(f"no {kind} message")
+
+
+def until_pong(ws: Any, limit: int = 10) -> list[dict[str, Any]]:
+    out = []
+    for _ in range(limit):
+        msg = ws.receive_json()
+        if msg["type"] == "pong":
+            return out
+        out.append(msg)
+    raise AssertionError("no pong")
+
+
+@pytest.mark.pg
+def test_a_take_back_on_one_server_process_reaches_a_socket_on_another(postgres_url, server_factory):
+    """The take-back entry travels to the other process like a move (PostgreSQL NOTIFY), which
+    follows it on its cached table: its socket is shown the state before the taken-back move."""
+    import asyncio
+
+    import httpx
+    import websockets
+
+    one, two = server_factory(postgres_url, engines=LONDON), server_factory(postgres_url, engines=LONDON)
+    with httpx.Client(base_url=one.base) as api:
+        t = london(api)  # type: ignore[arg-type]  # an httpx client answers like the test client
+        ada, bea = t["by_seat"][0], t["by_seat"][1]
+
+        async def watch() -> list[dict[str, Any]]:
+            seen: list[dict[str, Any]] = []
+            async with websockets.connect(f"ws://127.0.0.1:{two.port}/ws/seats/{bea}") as ws:
+                async def until(seq: int) -> None:
+                    while True:
+                        msg = orjson.loads(await asyncio.wait_for(ws.recv(), 20))
+                        if msg["type"] == "view":
+                            seen.append(msg)
+                            if msg["seq"] >= seq:
+                                return
+                await until(0)
+                seq = (await asyncio.to_thread(api.post, f"/api/seats/{ada}/moves",
+                                               json={"seq": 0, "move": {"type": "take_loan"}})).json()["seq"]
+                await until(seq)
+                r = await asyncio.to_thread(api.post, f"/api/seats/{ada}/undo", json={"seq": seq})
+                assert r.status_code == 200, r.text
+                await until(seq + 1)
+            return seen
+
+        seen = asyncio.run(watch())
+    first, last = seen[0], seen[-1]
+    assert last["seq"] == 2 and last["view"] == first["view"]
+    assert any(line["text"].endswith("took back a move") for line in last["log"])
+    assert httpx.get(f"{two.base}/api/seats/{ada}").json()["undo"] is False
