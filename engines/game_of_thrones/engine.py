@@ -192,6 +192,10 @@ class GameOfThrones(KitEngine[GameState]):
             "land_areas": [R.land_held(state, s) for s in range(state.seats)],
             "supply": list(state.supply), "iron_throne": list(state.tracks["iron_throne"])})
 
+    def round_of(self, state: GameState) -> int:
+        """The game round (replays jump between rounds)."""
+        return state.round
+
     def static_view(self, state: GameState) -> View:
         return static_data()
 

@@ -254,3 +254,10 @@ def test_the_raven_holder_may_keep_the_wildling_card_on_top_and_still_knows_it()
     play(state, lannister, "wildling", bury=False)
     assert state.wildling_deck[0] == top
     assert ENGINE.view(state, lannister)["wildling_top"] == top
+
+
+def test_the_round_a_game_is_in_is_told_for_replays():
+    state = ENGINE.new_game(3, 5, {})
+    assert ENGINE.round_of(state) == 1
+    state.round = 4
+    assert ENGINE.round_of(state) == 4
