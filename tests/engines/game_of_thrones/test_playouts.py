@@ -19,16 +19,19 @@ from .conftest import random_game
 GAMES = 100
 """Games per player count: 400 games take about a minute of CPU (0.1 s for a checked 3-player
 game, 0.25 s for 6 players). The README gives the result of a larger run made by hand."""
+BATCHES = 4
+"""Each player count's games in four tests, so none runs long on a busy machine."""
 
 
+@pytest.mark.parametrize("batch", range(BATCHES))
 @pytest.mark.parametrize("players", [3, 4, 5, 6])
-def test_random_games_keep_every_invariant_and_end_after_ten_rounds_or_seven_castles(players):
+def test_random_games_keep_every_invariant_and_end_after_ten_rounds_or_seven_castles(players, batch):
     """Invariants after every move (bench/game_of_thrones_engine.py: units within each house's
     pool and of the right kind for their area, ports, supply limits, Power tokens conserved with
     the pool, orders only with their units, every awaited seat with a listed move), each listed
     set at most MAX_LISTED moves (conftest), and a winner at the end."""
     endings: set[str] = set()
-    for game in range(GAMES):
+    for game in range(batch, GAMES, BATCHES):
         last = None
         for state in random_game(players, 1000 * players + game):
             check_invariants(state)
