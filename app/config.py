@@ -28,6 +28,11 @@ class Settings:
     TABLE_IDLE_SECONDS  a table nobody has a socket open to is dropped from memory after this
                   long without use (it is loaded again when next asked for).
     FINISHED_IDLE_SECONDS  the same for a finished table (sooner).
+    CLOCK_POLL_SECONDS  how often the clock keeper looks for a time-out other processes set.
+    PUSH_CONTACT  the contact given to push services with each Web Push ("mailto:..." or a URL).
+    PUSH_ALLOW_HTTP  "1": accept push endpoints on this machine over plain http (tests, trials).
+    DB_BUSY_SECONDS  how long a request waits for the database's write lock (SQLite) before
+                  it is answered 503 "busy" with nothing changed.
     CACHE_MB      the estimated memory of the tables kept without an open socket is held under
                   this, least recently used dropped first.
     """
@@ -42,7 +47,11 @@ class Settings:
     keepalive_seconds: float = field(default_factory=lambda: float(os.environ.get("KEEPALIVE_SECONDS", "20")))
     table_idle_seconds: float = field(default_factory=lambda: float(os.environ.get("TABLE_IDLE_SECONDS", "600")))
     finished_idle_seconds: float = field(default_factory=lambda: float(os.environ.get("FINISHED_IDLE_SECONDS", "30")))
+    db_busy_seconds: float = field(default_factory=lambda: float(os.environ.get("DB_BUSY_SECONDS", "30")))
     cache_mb: float = field(default_factory=lambda: float(os.environ.get("CACHE_MB", "128")))
+    clock_poll_seconds: float = field(default_factory=lambda: float(os.environ.get("CLOCK_POLL_SECONDS", "1")))
+    push_contact: str = field(default_factory=lambda: os.environ.get("PUSH_CONTACT", "mailto:parlour@localhost"))
+    push_allow_http: bool = field(default_factory=lambda: os.environ.get("PUSH_ALLOW_HTTP", "") == "1")
     max_frame_bytes: int = 64 * 1024
     chat_max_chars: int = 500
     failed_lookups_per_minute: int = 10

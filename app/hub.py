@@ -12,6 +12,7 @@ import asyncio
 import logging
 import time
 from collections import Counter, defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -139,6 +140,9 @@ class Hub:
         # Per seat (or, for spectators, per address), whatever the number of sockets it opens.
         self.chat_limit = Window(5, 10.0)
         self.sync_limit = Window(10, 10.0)
+        # What else a table's connections are shown (its clocks): called with the connection that
+        # just opened, or with None after a change of the table.
+        self.extras: list[Callable[[LiveTable, Connection | None], None]] = []
 
     # -- membership ---------------------------------------------------------------------------
 
@@ -167,6 +171,8 @@ class Hub:
         self.by_address[conn.address] += 1
         conn.send({"type": "table", "table": public_summary(live, self.connected(live.id))})
         self.send_view(conn, live)
+        for extra in self.extras:
+            extra(live, conn)
         if self.local_connected(live.id) != before:
             self.presence_changed(live)
 
@@ -251,6 +257,9 @@ class Hub:
         """Send every connected seat the view after a change: each seat's view is computed
         once (and the engine may share the public part between seats), whatever the number
         of tabs and spectators. Never from a state holding a move not yet stored."""
+        if live.showable:
+            for extra in self.extras:
+                extra(live, None)
         room = self.rooms.get(live.id)
         if not room or not live.showable:
             return

@@ -11,15 +11,17 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.middleware.gzip import GZipMiddleware
 from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
+from sqlalchemy.exc import DBAPIError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from app import replays
 from app.config import Settings
+from app.db import is_busy
 from app.errors import ApiError
 from app.guard import GuardMiddleware, install_log_redaction
 from app.parlour import Parlour
 from app.paths import STATIC
-from app.routes import api, pages, sockets
+from app.routes import again_pages, api, pages, sockets, time_api
 
 log = logging.getLogger("parlour")
 
@@ -44,7 +46,9 @@ def create_fastapi(settings: Settings | None = None) -> FastAPI:
                   docs_url="/api/docs", openapi_url="/api/openapi.json", redoc_url=None)
     app.state.parlour = parlour
     app.include_router(api.router)
+    app.include_router(time_api.router)
     app.include_router(pages.router)
+    app.include_router(again_pages.router)
     app.include_router(replays.router)
     app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")
     app.add_middleware(GZipMiddleware, minimum_size=1024)  # pages, scripts, JSON: a phone on 3G
@@ -70,6 +74,16 @@ def create_fastapi(settings: Settings | None = None) -> FastAPI:
         words = {404: "not_found", 405: "method_not_allowed"}
         return JSONResponse({"error": words.get(exc.status_code, "http_error"), "message": str(exc.detail)},
                             status_code=exc.status_code)
+
+    @app.exception_handler(DBAPIError)
+    async def database_error(request: Request, exc: DBAPIError) -> JSONResponse:
+        if is_busy(exc):
+            # Under a burst the write lock can be held past the wait; the request changed
+            # nothing (its transaction rolled back), so it is safe to send again.
+            log.warning("database busy: %s %s answered 503", request.method, request.url.path)
+            return JSONResponse({"error": "busy", "message": "The server is busy; nothing was changed. "
+                                 "Try again in a moment."}, status_code=503, headers={"Retry-After": "1"})
+        return await unexpected(request, exc)
 
     @app.exception_handler(Exception)
     async def unexpected(request: Request, exc: Exception) -> JSONResponse:

@@ -88,3 +88,54 @@ class ChatMessage(Base):
     player_id: Mapped[int] = mapped_column(ForeignKey("players.id"))
     text: Mapped[str] = mapped_column(Text)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class TableClock(Base):
+    """A table's clocks (chosen at founding): the settings, and each seat's time as of move
+    ``seq`` (written after each move, guarded so an older state never overwrites a newer one).
+    ``due_at`` is the earliest time-out of an awaited seat, for the clock keeper's query."""
+
+    __tablename__ = "clocks"
+
+    table_id: Mapped[int] = mapped_column(ForeignKey("tables.id"), primary_key=True)
+    settings: Mapped[dict[str, Any]] = mapped_column()
+    seq: Mapped[int] = mapped_column(Integer, default=-1)  # -1: the game has not begun
+    state: Mapped[dict[str, Any]] = mapped_column(default=dict)
+    due_at: Mapped[datetime | None] = mapped_column(default=None, index=True)
+
+
+class PushSubscription(Base):
+    """A browser's Web Push subscription for one seat (asked for by the player on its page)."""
+
+    __tablename__ = "push_subscriptions"
+    __table_args__ = (UniqueConstraint("player_id", "endpoint", name="uq_push_player_endpoint"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), index=True)
+    endpoint: Mapped[str] = mapped_column(String(1024))
+    p256dh: Mapped[str] = mapped_column(String(200))
+    auth: Mapped[str] = mapped_column(String(100))
+    # The seq of the last "your turn" sent: claimed with a guarded update, so one push per turn
+    # whichever server process notices it.
+    last_seq: Mapped[int] = mapped_column(Integer, default=-1)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class ServerKey(Base):
+    """Keys the server makes for itself on first start (the Web Push VAPID key pair)."""
+
+    __tablename__ = "server_keys"
+
+    name: Mapped[str] = mapped_column(String(40), primary_key=True)
+    value: Mapped[str] = mapped_column(Text)
+
+
+class Rematch(Base):
+    """"Play again": the new table a player founded at the end of this one."""
+
+    __tablename__ = "rematches"
+
+    table_id: Mapped[int] = mapped_column(ForeignKey("tables.id"), primary_key=True)
+    new_table_id: Mapped[int] = mapped_column(ForeignKey("tables.id"))
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"))
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)

@@ -11,6 +11,7 @@ from typing import Annotated, Any
 from fastapi import Depends, Request
 from starlette.requests import HTTPConnection
 
+from app.clocks import ClockKeeper
 from app.config import Settings, is_postgres
 from app.db import make_engine, sessionmaker
 from app.errors import ApiError, not_found
@@ -20,6 +21,7 @@ from app.journal import make_journal
 from app.live import LiveTable, LiveTables, PlayerInfo
 from app.mover import Mover
 from app.notify import Notifier, PostgresNotifier
+from app.push import Pusher
 from app.rooms import Rooms
 from app.tokens import hash_token, normalize_code
 from engines.base import Engine
@@ -32,7 +34,7 @@ class Parlour:
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
         self.engines: dict[str, Engine] = load_engines(settings.engines)
-        self.db = make_engine(settings.database_url)
+        self.db = make_engine(settings.database_url, settings.db_busy_seconds)
         self.sessions = sessionmaker(self.db)
         self.notifier: Notifier = (PostgresNotifier(settings.database_url)
                                    if is_postgres(settings.database_url) else Notifier())
@@ -46,10 +48,14 @@ class Parlour:
         self.journal = make_journal(settings.database_url, self.notifier)
         self.mover = Mover(self.live, self.hub, self.journal, settings.snapshot_every)
         self.code_brake = CodeBrake(settings.failed_lookups_per_minute)
+        self.clocks = ClockKeeper(self.live, self.hub, self.mover, poll_seconds=settings.clock_poll_seconds)
+        self.pusher = Pusher(self.live, self.hub, settings.push_contact, allow_http=settings.push_allow_http)
 
     async def start(self) -> None:
         await self.journal.start()
         await self.notifier.start(self.hub.on_notification)
+        await self.pusher.start()
+        await self.clocks.start()
         # The modules and data loaded so far live as long as the process: keep them out of the
         # cyclic collector's way, and let it run less often (its full passes over thousands of
         # connections were the round trip's p99 spikes).
@@ -77,7 +83,9 @@ class Parlour:
             self._sweeper.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._sweeper
+        await self.clocks.stop()
         await self.hub.drain()
+        await self.pusher.stop()
         await self.notifier.stop()
         await self.journal.stop()
         await self.db.dispose()

@@ -17,6 +17,8 @@ from sqlalchemy import delete, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.clock_rules import ClockSettings
+from app.clocks import store_settings
 from app.errors import ApiError
 from app.hub import Hub
 from app.live import LiveTable, LiveTables
@@ -77,9 +79,13 @@ class Rooms:
             raise ApiError(422, "unknown_game", f"This site hosts no game called {game!r}; it hosts {known}.")
         return self.live.engines[game]
 
-    async def found(self, game: object, name: object, options: object) -> SeatTicket:
+    async def found(self, game: object, name: object, options: object, clock: object = None,
+                    token: str | None = None) -> SeatTicket:
+        """A new table, gathering; ``clock`` the clocks chosen (app/clock_rules.py), ``token``
+        the founder's seat token when it is derived from another (play again)."""
         engine = self.engine(game)
         name = clean_name(name)
+        clock_settings = ClockSettings.parse(clock)
         if options is not None and not isinstance(options, dict):
             raise ApiError(422, "invalid_options", "Options are an object of option names and values.")
         try:
@@ -87,7 +93,7 @@ class Rooms:
         except ValueError as exc:
             raise ApiError(422, "invalid_options", f"Invalid option: {exc}.") from None
         hex_seed, _, digest = new_seed()
-        token = new_token()
+        token = token or new_token()
         for _ in range(8):  # a code collision is rare; draw again
             code = new_code()
             try:
@@ -98,14 +104,15 @@ class Rooms:
                     await s.flush()
                     s.add(Player(table_id=row.id, token_hash=hash_token(token), name=name, joined=0,
                                  is_founder=True))
+                    await store_settings(s, row.id, clock_settings)
                 return SeatTicket(code, token, row.id)
             except IntegrityError:
                 continue
         raise ApiError(503, "busy", "Could not find a free table code; try again.")
 
-    async def join(self, table_id: int, name: object) -> SeatTicket:
+    async def join(self, table_id: int, name: object, token: str | None = None) -> SeatTicket:
         name = clean_name(name)
-        token = new_token()
+        token = token or new_token()
         async with self.live.hold(table_id) as live:
             if live is None:
                 raise ApiError(404, "unknown_table", "No table has this code. Check the code and try again.")

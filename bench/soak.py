@@ -9,9 +9,11 @@
 soak: for each game, a real server (`parlour serve`, SQLite, its default settings, pinned to
 core 0) and the Node load client (pinned to core 1) playing random legal moves without think
 time on ``--tables`` tables at once, each finished game replaced by a new table, until
-``--games`` games have finished. Prints the server's RSS after the first 200 games and every
-``--every`` games after, then fetches every finished game's record and replays it
-(`parlour verify`'s check): nothing may be lost.
+``--games`` games have finished (or ``--minutes`` have passed). Reports the server's RSS and
+the tables in its memory after the first 200 games, every ``--every`` games and at least every
+``--interval`` seconds, to stdout and to ``--progress``; fetches every finished game's record as
+it finishes and replays it (`parlour verify`'s check): nothing may be lost. The games run one
+after another; ``--got`` adds A Game of Thrones (hosted through PARLOUR_ENGINES).
 
 table-cost: plays seeded random games in this process and builds the live table move by move
 as the server does (``LiveTable.follow``), measuring it with tracemalloc: its largest size, and
@@ -31,15 +33,19 @@ import asyncio
 import gc
 import json
 import os
+import queue
 import random
 import resource
 import shutil
+import signal
 import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import tracemalloc
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -56,6 +62,7 @@ from engines.registry import BUILTIN, load_engines  # noqa: E402
 from tests.support.server import ServerProcess  # noqa: E402
 
 NODE_CLIENT = ROOT / "bench" / "node"
+TRACE_HOOK = ROOT / "bench" / "tracemalloc_hook"
 NAMES = ("Ada", "Bob", "Cy", "Di", "Ed", "Flo")
 GAME_OF_THRONES = "engines.game_of_thrones:ENGINE"
 
@@ -200,74 +207,258 @@ async def reload_times(engines_paths: tuple[str, ...], repeats: int, seats_of: d
 
 # -- the soak ------------------------------------------------------------------------------------
 
-def soak_one(gid: str, engines: dict[str, Engine], a: argparse.Namespace, tmp: Path) -> dict[str, Any]:
+class Progress:
+    """Progress lines to stdout and, when given, appended to a file as they come (a soak runs
+    for hours in the background: the file says how far it got whatever happens after)."""
+
+    def __init__(self, path: str | None) -> None:
+        self.path = Path(path) if path else None
+        if self.path:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.lock = threading.Lock()
+
+    def __call__(self, line: str) -> None:
+        line = f"{time.strftime('%Y-%m-%d %H:%M:%S')} {line}"
+        with self.lock:
+            print(line, flush=True)
+            if self.path:
+                with open(self.path, "a", encoding="utf-8") as fh:
+                    fh.write(line + "\n")
+
+
+class Verifier(threading.Thread):
+    """Every finished game's published record, fetched and replayed (`parlour verify`'s check)
+    as the games finish: the table is then still in the server's memory, so fetching its
+    record costs the server little, and a run cut short has verified what it played."""
+
+    def __init__(self, base: str, engines: dict[str, Engine]) -> None:
+        super().__init__(name="verifier", daemon=True)
+        self.base = base
+        self.engines = engines
+        self.todo: queue.SimpleQueue[tuple[str, int] | None] = queue.SimpleQueue()
+        self.verified = 0
+        self.problems: list[str] = []
+
+    def run(self) -> None:
+        with httpx.Client(base_url=self.base, timeout=120) as c:
+            while (item := self.todo.get()) is not None:
+                code, seq = item
+                try:
+                    found = record_problems(c.get(f"/api/tables/{code}/record").json(), seq, self.engines)
+                except Exception as exc:  # a record that cannot be fetched is a record lost
+                    found = [f"the record could not be fetched: {exc!r}"]
+                if found:
+                    self.problems += [f"{code}: {p}" for p in found]
+                else:
+                    self.verified += 1
+
+
+def record_problems(record: dict[str, Any], seq: int, engines: dict[str, Engine]) -> list[str]:
+    """What is wrong with one finished game's published record: it must replay to its result
+    and final position, with every one of the ``seq`` moves the players saw stored."""
+    if "moves" not in record:
+        return [f"no record: {str(record)[:200]}"]
+    found = verify_record(record, engines)
+    if len(record["moves"]) != seq:
+        found.append(f"{len(record['moves'])} moves stored, {seq} seen")
+    return found
+
+
+def start_tracing(server: ServerProcess, traces: Path, timeout: float = 60) -> None:
+    assert server.proc is not None
+    server.proc.send_signal(signal.SIGUSR2)
+    deadline = time.monotonic() + timeout
+    while not (traces / "tracing").exists():
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"the server did not start tracing in {timeout:.0f} s")
+        time.sleep(0.2)
+
+
+def rss_parts(server: ServerProcess) -> dict[str, float]:
+    """The server's resident memory of its own (heap, arenas, stacks) and of mapped files (the
+    code of Python and its libraries, paged in as it first runs)."""
+    assert server.proc is not None
+    parts = {}
+    for line in Path(f"/proc/{server.proc.pid}/status").read_text().splitlines():
+        if line.startswith(("RssAnon:", "RssFile:")):
+            parts["rss_" + line[3:7].lower() + "_mb"] = round(int(line.split()[1]) / 1024, 1)
+    return parts
+
+
+def probe(server: ServerProcess, traces: Path, timeout: float = 300) -> dict[str, Any]:
+    """What the server's allocators hold now (SIGUSR1, bench/tracemalloc_hook): Python's blocks
+    and tracked objects, malloc's bytes in use and free but kept; and, when tracing, the path of
+    the tracemalloc snapshot written with them."""
+    target = traces / f"{len(list(traces.glob('*.json'))):03d}"
+    assert server.proc is not None
+    server.proc.send_signal(signal.SIGUSR1)
+    deadline = time.monotonic() + timeout
+    while not target.with_suffix(".json").exists():
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"the server answered no probe in {timeout:.0f} s")
+        time.sleep(0.1)
+    found: dict[str, Any] = json.loads(target.with_suffix(".json").read_text())
+    return {**found, "snapshot": str(target.with_suffix(".snap"))}
+
+
+def traced_growth(before: Path, after: Path, top: int) -> str:
+    """The allocation sites that grew most between two snapshots, with their call stacks."""
+    ignore = [tracemalloc.Filter(False, tracemalloc.__file__),
+              tracemalloc.Filter(False, "<frozen importlib._bootstrap>")]
+    old = tracemalloc.Snapshot.load(str(before)).filter_traces(ignore)
+    new = tracemalloc.Snapshot.load(str(after)).filter_traces(ignore)
+    total = sum(s.size for s in new.statistics("filename")) - sum(s.size for s in old.statistics("filename"))
+    lines = [f"  all traced memory: {total / 2**20:+.2f} MB"]
+    for stat in new.compare_to(old, "traceback")[:top]:
+        lines.append(f"  {stat.size_diff / 1024:+9.1f} KB {stat.count_diff:+7d} blocks  "
+                     + " <- ".join(f"{Path(f.filename).name}:{f.lineno}" for f in reversed(stat.traceback[-6:])))
+    return "\n".join(lines)
+
+
+class ClientFailed(RuntimeError):
+    pass
+
+
+def follow_client(cmd: list[str], errors_path: Path, on_finished: Callable[[str, int], None],
+                  deadline: float | None = None) -> dict[str, Any]:
+    """Run the load client until it ends, handing each "FINISHED code seq" line to
+    ``on_finished``; at ``deadline`` (perf_counter) it is asked to end (SIGTERM), and does so
+    with its figures. Returns its figures; raises ClientFailed, with the client's own words on
+    why, when it ends any other way: a soak never ends silently."""
+    # The client's errors go to a file: a pipe nobody reads could fill and stall it.
+    with open(errors_path, "w", encoding="utf-8") as errors:
+        client = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=errors, text=True)
+    assert client.stdout is not None
+    result: dict[str, Any] = {}
+    finished = 0
+    asked_to_stop = False
+    try:
+        for line in client.stdout:
+            if line.startswith("FINISHED "):
+                _, code, seq = line.split()
+                finished += 1
+                on_finished(code, int(seq))
+            elif line.startswith("{"):
+                result = json.loads(line)
+            if deadline is not None and time.perf_counter() > deadline:
+                deadline, asked_to_stop = None, True
+                client.send_signal(signal.SIGTERM)
+        client.wait()
+    finally:
+        if client.poll() is None:
+            client.kill()
+            client.wait()
+    if client.returncode != 0 or not result:
+        why = errors_path.read_text(errors="replace").strip()[-2000:] or "it said nothing"
+        raise ClientFailed(f"the load client ended after {finished} finished games without its figures "
+                           f"(exit code {client.returncode}): {why}")
+    return {**result, "asked_to_stop": asked_to_stop}
+
+
+def soak_one(gid: str, engines: dict[str, Engine], paths: tuple[str, ...], a: argparse.Namespace, tmp: Path,
+             say: Progress) -> dict[str, Any]:
     engine = engines[gid]
     seats = a.seats or engine.max_seats
-    server = ServerProcess(f"sqlite+aiosqlite:///{tmp / (gid + '.db')}", tmp / f"{gid}.log", engines="",
-                           core=None if a.no_pin else 0, quiet=True).start()
+    traces = tmp / f"{gid}.traces"
+    trace_env = {}
+    if a.probe or a.trace:  # the server tells what its allocators hold on SIGUSR1 (bench/tracemalloc_hook)
+        traces.mkdir()
+        trace_env = {"SOAK_TRACE_DIR": str(traces), **({"SOAK_TRACE_FRAMES": "8"} if a.trace else {}),
+                     "PYTHONPATH": os.pathsep.join([str(TRACE_HOOK), os.environ.get("PYTHONPATH", "")])}
+    server = ServerProcess(f"sqlite+aiosqlite:///{tmp / (gid + '.db')}", tmp / f"{gid}.log", engines=",".join(paths),
+                           core=None if a.no_pin else 0, quiet=True, extra_env=trace_env)
     try:
+        server.start()
         if not (NODE_CLIENT / "node_modules" / "ws").exists():
             subprocess.run(["npm", "install", "--no-audit", "--no-fund", "--silent"], cwd=NODE_CLIENT, check=True)
         cmd = ["node", str(NODE_CLIENT / "load_client.mjs"), "--urls", server.base, "--tables", str(a.tables),
                "--seats", str(seats), "--think", "0", "--game", gid, "--duration", "0", "--warmup", "0",
-               "--games", str(a.games)]
+               "--games", str(a.games), "--stall", str(a.stall)]
         if not a.no_pin and shutil.which("taskset"):
             cmd = ["taskset", "-c", "1", *cmd]
         rss_start = server.rss_mb()
-        proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True)
-        assert proc.stdout is not None
+        if a.trace:
+            start_tracing(server, traces)
+        verifier = Verifier(server.base, engines)
+        verifier.start()
         finished: list[tuple[str, int]] = []
         samples: list[dict[str, Any]] = []
         t0 = time.perf_counter()
-        result: dict[str, Any] = {}
-        for line in proc.stdout:
-            if line.startswith("FINISHED "):
-                _, code, seq = line.split()
-                finished.append((code, int(seq)))
-                n = len(finished)
-                if n == 200 or n % a.every == 0 or n == a.games:
-                    cache = httpx.get(f"{server.base}/api/stats").json()["cache"]
-                    samples.append({"games": n, "rss_mb": round(server.rss_mb(), 1),
-                                    "s": round(time.perf_counter() - t0, 1), "cached": cache["cached"]})
-                    print(f"  {gid}: {n} games, RSS {samples[-1]['rss_mb']} MB, {cache['cached']} tables cached, "
-                          f"{samples[-1]['s']} s", flush=True)
-            elif line.startswith("{"):
-                result = json.loads(line)
-        proc.wait()
-        if proc.returncode != 0 or not result:
-            raise RuntimeError(f"the Node client failed on {gid}")
-        stats = httpx.get(f"{server.base}/api/stats").json()
-        problems = verify_all(server.base, finished, engines)
-        at_200 = next((s["rss_mb"] for s in samples if s["games"] == 200), None)
-        row = {"game": gid, "seats": seats, "tables": a.tables, "games": len(finished),
-               "moves": sum(seq for _, seq in finished), "moves_s": result.get("moves_s"),
+        deadline = t0 + 60 * a.minutes if a.minutes else None
+
+        def sample(label: str) -> dict[str, Any]:
+            stats = httpx.get(f"{server.base}/api/stats", timeout=60).json()
+            s = time.perf_counter() - t0
+            row = {"games": len(finished), "moves_stored": stats["commits"]["moves"], "s": round(s, 1),
+                   "rss_mb": round(server.rss_mb(), 1), **rss_parts(server),
+                   "tables_in_memory": stats["tables_in_memory"], "cache_mb": stats["cache"]["estimated_mb"],
+                   "verified": verifier.verified,
+                   "problems": len(verifier.problems)}
+            held = ""
+            if a.probe or a.trace:
+                row.update(probe(server, traces))
+                held = (f" (Python {row['python_blocks']} blocks, {row['gc_objects']} objects; malloc "
+                        f"{row.get('malloc_in_use', 0) / 2**20:.1f} MB in use, "
+                        f"{row.get('malloc_free_kept', 0) / 2**20:.1f} MB free but kept)")
+            samples.append(row)
+            say(f"{gid}: {label}{row['games']} games, {row['moves_stored']} moves stored "
+                f"({row['moves_stored'] / max(s, 1e-9):.0f} moves/s), server RSS {row['rss_mb']} MB (anonymous "
+                f"{row.get('rss_anon_mb')}, files {row.get('rss_file_mb')}){held}, "
+                f"{row['tables_in_memory']} tables in memory (estimate {row['cache_mb']} MB), records verified "
+                f"{row['verified']}, problems {row['problems']}, {row['s']} s")
+            return row
+
+        say(f"{gid}: soak of {a.games} games on {a.tables} tables of {seats} seats; server RSS at start "
+            f"{rss_start:.1f} MB")
+        last_sample = time.perf_counter()
+        at_200: dict[str, Any] | None = None
+
+        def on_finished(code: str, seq: int) -> None:
+            nonlocal last_sample, at_200
+            finished.append((code, seq))
+            verifier.todo.put((code, seq))
+            n = len(finished)
+            if n == 200:
+                at_200 = sample("after the first ")
+                last_sample = time.perf_counter()
+            elif n % a.every == 0 or n == a.games or time.perf_counter() - last_sample > a.interval:
+                sample("")
+                last_sample = time.perf_counter()
+
+        try:
+            result = follow_client(cmd, tmp / f"{gid}.client.err", on_finished, deadline)
+        except ClientFailed as exc:
+            log = server.log_text().strip()[-1500:] or "(empty)"
+            raise RuntimeError(f"{gid}: {exc}\nthe server's log ends:\n{log}") from None
+        stopped = f"stopped at the time limit ({a.minutes:g} min)" if result["asked_to_stop"] else None
+        end = sample("at the end: ")
+        if a.trace and at_200 is not None:
+            say(f"{gid}: what Python holds more at the end than after 200 games (tracemalloc, top 25):\n"
+                + traced_growth(Path(at_200["snapshot"]), Path(end["snapshot"]), 25))
+        verifier.todo.put(None)
+        verifier.join()
+        after = sample("records verified: ")
+        moves = sum(seq for _, seq in finished)
+        row = {"game": gid, "seats": seats, "tables": a.tables, "games": len(finished), "target_games": a.games,
+               "stopped": stopped, "moves": moves, "moves_stored": end["moves_stored"],
+               "moves_s": round(end["moves_stored"] / end["s"], 1), "round_trips_s": result.get("moves_s"),
                "errors": result.get("errors"), "error_kinds": result.get("error_kinds"),
-               "rss_mb_start": round(rss_start, 1), "rss_mb_after_200": at_200,
-               "rss_mb_end": samples[-1]["rss_mb"] if samples else None,
-               "rss_mb_max": max((s["rss_mb"] for s in samples), default=None),
-               "samples": samples, "cache": stats["cache"], "verified": len(finished) - len(problems),
-               "problems": problems[:10], "seconds": round(time.perf_counter() - t0, 1)}
-        growth = (row["rss_mb_end"] - at_200) if at_200 is not None and row["rss_mb_end"] is not None else None
-        print(f"{gid}: {row['games']} games ({row['moves']} moves, {row['moves_s']} moves/s), RSS at start "
-              f"{row['rss_mb_start']} MB, after 200 games {at_200} MB, at the end {row['rss_mb_end']} MB "
-              f"(growth {growth if growth is None else round(growth, 1)} MB), records verified "
-              f"{row['verified']}/{row['games']}, errors {row['errors']} {row['error_kinds'] or ''}", flush=True)
+               "stale_retries": result.get("stale_retries"), "rss_mb_start": round(rss_start, 1),
+               "rss_mb_after_200": at_200["rss_mb"] if at_200 else None, "rss_mb_end": end["rss_mb"],
+               "rss_mb_max": max(s["rss_mb"] for s in samples),
+               "rss_mb_after_verifying": after["rss_mb"], "tables_in_memory_end": end["tables_in_memory"],
+               "samples": samples, "verified": verifier.verified, "problems": verifier.problems[:20],
+               "seconds": end["s"]}
+        growth = round(row["rss_mb_end"] - at_200["rss_mb"], 1) if at_200 else None
+        row["rss_growth_mb"] = growth
+        say(f"{gid}: DONE {row['games']} games{' (' + stopped + ')' if stopped else ''}, {moves} moves "
+            f"({row['moves_s']} moves/s stored), server RSS at start {row['rss_mb_start']} MB, after 200 games "
+            f"{row['rss_mb_after_200']} MB, at the end {row['rss_mb_end']} MB (growth {growth} MB), records "
+            f"verified {row['verified']}/{row['games']}, problems {len(verifier.problems)}, client errors "
+            f"{row['errors']} {row['error_kinds'] or ''}")
         return row
     finally:
         server.stop()
-
-
-def verify_all(base: str, finished: list[tuple[str, int]], engines: dict[str, Engine]) -> list[str]:
-    """Every finished game's published record replays to its result, with every move stored."""
-    problems = []
-    with httpx.Client(base_url=base, timeout=60) as c:
-        for code, seq in finished:
-            record = c.get(f"/api/tables/{code}/record").json()
-            found = verify_record(record, engines)
-            if len(record.get("moves", ())) != seq:
-                found.append(f"{len(record.get('moves', ()))} moves stored, {seq} seen")
-            problems += [f"{code}: {p}" for p in found]
-    return problems
 
 
 # -- idle sockets --------------------------------------------------------------------------------
@@ -338,11 +529,19 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
     p.add_argument("--tables", type=int, default=20, help="soak: tables at once; idle: tables")
     p.add_argument("--seats", type=int, default=0, help="soak: seats per table (default: the game's most)")
     p.add_argument("--every", type=int, default=500, help="soak: report RSS every N games")
+    p.add_argument("--interval", type=float, default=300, help="soak: and at least every N s (at a game's end)")
+    p.add_argument("--minutes", type=float, default=0, help="soak: stop each game's run after this long (0: never)")
+    p.add_argument("--stall", type=float, default=120, help="soak: a table without a new view this long fails the run")
+    p.add_argument("--progress", help="soak: append progress lines to this file as they come")
+    p.add_argument("--probe", action="store_true",
+                   help="soak: with each RSS sample, what the server's Python and malloc hold (cheap)")
+    p.add_argument("--trace", action="store_true",
+                   help="soak: the server under tracemalloc (much slower): what it holds more at the end than at 200")
     p.add_argument("--game", default="london", help="idle: the game")
     p.add_argument("--settle", type=float, default=5, help="idle: seconds with the sockets open before measuring")
     p.add_argument("--seeds", type=int, default=3, help="table-cost: games per game and seat count")
     p.add_argument("--repeats", type=int, default=20, help="reload: loads timed per table")
-    p.add_argument("--got", action="store_true", help="also A Game of Thrones (table-cost, reload) though not hosted")
+    p.add_argument("--got", action="store_true", help="also A Game of Thrones, hosted through PARLOUR_ENGINES")
     p.add_argument("--no-pin", action="store_true")
     p.add_argument("--quick", action="store_true", help="seconds, small (table-cost, reload)")
     p.add_argument("--out", help="append the figures as JSON lines to this file")
@@ -365,13 +564,37 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
             if a.mode == "idle":
                 rows = [asyncio.run(idle_sockets(a, tmp))]
             else:
-                rows = [soak_one(g, engines, a, tmp) for g in wanted]
+                return soak_all(wanted, engines, tuple(dict.fromkeys(BUILTIN + extra)), a, tmp)
         finally:
             shutil.rmtree(tmp, ignore_errors=True)
+    for row in rows:
+        write_row(a, row)
+    return rows
+
+
+def write_row(a: argparse.Namespace, row: dict[str, Any]) -> None:
     if a.out:
         with open(a.out, "a", encoding="utf-8") as fh:
-            for row in rows:
-                fh.write(json.dumps({"mode": a.mode, "date": time.strftime("%Y-%m-%d"), **row}) + "\n")
+            fh.write(json.dumps({"mode": a.mode, "date": time.strftime("%Y-%m-%d"), **row}) + "\n")
+
+
+def soak_all(wanted: list[str], engines: dict[str, Engine], paths: tuple[str, ...], a: argparse.Namespace,
+             tmp: Path) -> list[dict[str, Any]]:
+    """The games one after another; each one's figures kept as soon as it ends, and a game that
+    fails says why and does not stop the next (the run still fails at the end)."""
+    say = Progress(a.progress)
+    rows, failed = [], []
+    for gid in wanted:
+        try:
+            row = soak_one(gid, engines, paths, a, tmp, say)
+        except Exception as exc:
+            say(f"{gid}: FAILED: {exc}")
+            failed.append(gid)
+            continue
+        write_row(a, row)
+        rows.append(row)
+    if failed:
+        raise SystemExit(f"the soak failed on {', '.join(failed)}")
     return rows
 
 

@@ -26,6 +26,10 @@ class FoundIn(BaseModel):
     game: str
     name: Any = None
     options: dict[str, Any] | None = None
+    clock: dict[str, Any] | None = Field(default=None, description=(
+        'Optional clocks: {"kind": "fischer", "seconds": 600, "increment": 5, "on_timeout": "pass"} (a chess '
+        'clock per player) or {"kind": "deadline", "seconds": 86400, "on_timeout": "bot_easy"} (a time per '
+        'decision); on_timeout is "pass", "bot_easy" or "bot_good". See app/clock_rules.py.'))
 
 
 class JoinIn(BaseModel):
@@ -71,7 +75,7 @@ async def list_games(parlour: ParlourDep) -> JSON:
 
 @router.post("/tables", status_code=201)
 async def found_table(body: FoundIn, request: Request, parlour: ParlourDep) -> JSON:
-    ticket = await parlour.rooms.found(body.game, body.name, body.options)
+    ticket = await parlour.rooms.found(body.game, body.name, body.options, clock=body.clock)
     parlour.code_brake.reached(client_id(request), ticket.code)
     base = parlour.public_base(request)
     return {"code": ticket.code, "invite_url": f"{base}/join/{ticket.code}",
@@ -185,7 +189,8 @@ async def server_stats(parlour: ParlourDep) -> JSON:
                         "moves_per_commit": round(journal.moves / journal.batches, 2) if journal.batches else None},
             "tables_in_memory": len(parlour.live.cached_ids()),
             "cache": parlour.live.stats(),
-            "connections": sum(len(r) for r in parlour.hub.rooms.values())}
+            "connections": sum(len(r) for r in parlour.hub.rooms.values()),
+            "clock_timeouts_played": parlour.clocks.played, "pushes_sent": parlour.pusher.sent}
 
 
 @router.post("/stats/reset", include_in_schema=False)
@@ -207,21 +212,3 @@ async def table_record(code: str, request: Request, parlour: ParlourDep) -> Any:
     from app.record import table_record as build
 
     return await build(parlour, live)
-
-
-@router.post("/seats/{token}/again", status_code=201)
-async def play_again(seat: SeatDep, request: Request, parlour: ParlourDep) -> JSON:
-    """After the end: a new table of the same game and options, founded by this player, who
-    invites the others through the old table's chat (the pages show it as a "Join" link)."""
-    from app.chat import post_chat
-
-    live, player = seat
-    if live.status != "finished":
-        raise ApiError(409, "not_finished", "A new table can be offered once this game has ended.")
-    ticket = await parlour.rooms.found(live.game, player.name, dict(live.options))
-    invite = f"{parlour.public_base(request)}/join/{ticket.code}"
-    message = await post_chat(parlour.live, parlour.notifier, live, player, f"Play again? New table: {invite}")
-    for other in list(parlour.hub.rooms.get(live.id, ())):
-        other.send({"type": "chat", "messages": [message]})
-        other.last_chat = max(other.last_chat, message["id"])
-    return {"code": ticket.code, "invite_url": invite, "seat_url": f"/seat/{ticket.token}", "seat_token": ticket.token}

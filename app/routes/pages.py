@@ -76,12 +76,28 @@ async def found_form(request: Request, parlour: ParlourDep) -> Response:
                 # form values are strings: match them to the option's own choices
                 options[opt.id] = next((c for c in opt.choices if str(c) == raw), raw)
     try:
-        ticket = await parlour.rooms.found(game, form.get("name"), options)
+        ticket = await parlour.rooms.found(game, form.get("name"), options,
+                                           clock=clock_choice(form.get("clock"), form.get("on_timeout")))
     except ApiError as err:
         return page(request, "front.html", status_code=err.status, engine=chosen_engine(parlour, game),
                     found_error=err.message, name=form.get("name", ""))
     parlour.code_brake.reached(client_id(request), ticket.code)
     return RedirectResponse(f"/seat/{ticket.token}", status_code=303)
+
+
+CLOCK_PRESETS = {  # the founding form's choices; the API takes any clock (app/clock_rules.py)
+    "fischer-10": {"kind": "fischer", "seconds": 600, "increment": 5},
+    "fischer-30": {"kind": "fischer", "seconds": 1800, "increment": 20},
+    "day": {"kind": "deadline", "seconds": 86400},
+    "three-days": {"kind": "deadline", "seconds": 3 * 86400},
+}
+
+
+def clock_choice(preset: object, on_timeout: object) -> dict[str, Any] | None:
+    chosen = CLOCK_PRESETS.get(str(preset or ""))
+    if chosen is None:
+        return None
+    return {**chosen, "on_timeout": str(on_timeout or "pass")}
 
 
 @router.get("/join")

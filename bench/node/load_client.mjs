@@ -3,6 +3,10 @@
 // move after a think time uniform in [0.5, 1.5] x think. Round trip = a move sent until every
 // seat of that table holds the new view. Prints "WINDOW_START" and "WINDOW_END" lines (the
 // orchestrator samples the server's CPU there), then one JSON line of figures.
+//
+// It never ends silently: either it prints its figures and exits 0, or it exits non-zero with
+// a line on stderr saying why (a socket the server closed, a table it could not set up, a
+// table with no new view for --stall seconds, or nothing left to wait for).
 import WebSocket from "ws";
 
 const args = Object.fromEntries(process.argv.slice(2).reduce((acc, a, i, all) => {
@@ -16,6 +20,29 @@ const NAMES = ["Ada", "Bob", "Cy", "Di", "Ed", "Flo"];
 // --games N (the soak, bench/soak.py): play until N games have finished, printing
 // "FINISHED code seq" for each, then the figures; the window is the whole run.
 const GAMES = +(args.games || 0);
+// A table with no new view for this long has stalled (a refused move, a lost message).
+const STALL_MS = +(args.stall || 120) * 1000;
+
+// Each table's sockets come from their own loopback address, as each household's would: the
+// server takes at most 64 sockets per address, and 20 five-seat tables, with the sockets of the
+// tables just finished still closing, are past that from one address.
+let tableNo = 0;
+const nextAddress = () => { const n = tableNo++; return `127.0.${1 + Math.floor(n / 250) % 250}.${1 + n % 250}`; };
+
+let summarized = false;
+function fatal(why) {
+  if (summarized) return;
+  summarized = true;
+  console.error(`load client: stopped after ${stats.finished} finished games: ${why}`);
+  process.exit(1);
+}
+process.on("exit", (code) => {
+  if (summarized) return;
+  console.error(`load client: ended without its figures after ${stats.finished} finished games ` +
+    `(exit code ${code}): nothing left to wait for`);
+  process.exitCode = code || 1;
+});
+const active = new Set(); // the tables being set up or played
 
 const stats = { measuring: false, done: 0, rtts: [], errors: {}, stale: 0, finished: 0 };
 let playing = false, stopping = false;
@@ -25,6 +52,8 @@ const movesOf = (msg) => {
   return p && Array.isArray(p.choices) ? p.choices.map((c) => c.move) : (msg.moves || []);
 };
 const err = (k) => { stats.errors[k] = (stats.errors[k] || 0) + 1; };
+// fetch's own message is "fetch failed"; what failed is in its cause.
+const why = (e) => `${e.message}${e.cause ? ` (${e.cause.code || ""} ${e.cause.message})` : ""}`;
 
 async function post(base, path, body) {
   for (let attempt = 0; ; attempt++) {
@@ -34,15 +63,14 @@ async function post(base, path, body) {
       if (!r.ok) throw new Error(`${path} ${r.status} ${await r.text()}`);
       return await r.json();
     } catch (e) {
-      if (attempt >= 3) throw e;
+      if (attempt >= 5) throw e;
       err("http_retry");
-      await new Promise((r) => setTimeout(r, 50));
+      await new Promise((r) => setTimeout(r, 50 * 2 ** attempt)); // up to 1.6 s: a busy server
     }
   }
 }
 
 let permits = 32;
-let socketsOpened = 0;
 const waiters = [];
 async function limited(fn) {
   while (permits === 0) await new Promise((r) => waiters.push(r));
@@ -54,6 +82,8 @@ class Table {
   constructor() { this.socks = []; this.seen = []; this.latest = []; this.timers = []; this.sentAt = new Map(); }
 
   async setup() {
+    active.add(this);
+    this.lastAt = performance.now();
     const base = BASES[0];
     const found = await post(base, "/api/tables", { game: GAME, name: NAMES[0], options: {} });
     this.code = found.code;
@@ -65,23 +95,30 @@ class Table {
     this.seen = tokens.map(() => -1);
     this.latest = tokens.map(() => null);
     this.timers = tokens.map(() => null);
+    const localAddress = nextAddress();
     await Promise.all(tokens.map((tok, i) => new Promise((resolve, reject) => {
       const base = BASES[Math.floor(i * BASES.length / tokens.length)]; // seats split across processes
-      // from many loopback addresses: the server takes at most 64 sockets per address
-      const n = socketsOpened++;
-      const localAddress = `127.0.${1 + Math.floor(n / 50 / 250)}.${1 + Math.floor(n / 50) % 250}`;
       const ws = new WebSocket(base.replace("http", "ws") + `/ws/seats/${tok}`, { perMessageDeflate: false, localAddress });
       this.socks[i] = ws;
       ws.on("open", resolve);
-      ws.on("error", (e) => { err("connect"); reject(e); });
+      ws.on("error", (e) => {
+        err("connect");
+        reject(e);
+        if (!stopping && !this.closed) fatal(`table ${this.code} seat ${i}: socket error: ${why(e)}`);
+      });
       ws.on("message", (data) => this.onMessage(i, data));
-      ws.on("close", () => { if (!stopping && !this.closed) err("disconnect"); });
+      ws.on("close", (code, reason) => {
+        if (stopping || this.closed) return;
+        err("disconnect");
+        fatal(`table ${this.code} seat ${i}: the server closed its socket (${code} ${String(reason) || "no reason"})`);
+      });
     })));
   }
 
   onMessage(i, data) {
     const msg = JSON.parse(data);
     if (msg.type === "view") {
+      this.lastAt = performance.now();
       const seq = msg.seq;
       this.seen[i] = seq;
       const sent = this.sentAt.get(seq);
@@ -131,10 +168,14 @@ class Table {
     if (stopping) return;
     this.close();
     const next = new Table();
-    limited(() => next.setup()).then(() => { if (playing) next.kick(); }).catch(() => err("setup"));
+    limited(() => next.setup()).then(() => { if (playing) next.kick(); }).catch((e) => {
+      err("setup");
+      fatal(`a new table could not be set up: ${why(e)}`);
+    });
   }
 
   close() {
+    active.delete(this);
     this.closed = true;
     this.timers.forEach((_, i) => this.cancel(i));
     this.socks.forEach((s) => s.close());
@@ -144,8 +185,15 @@ class Table {
 let finish = () => {};
 const tables = Array.from({ length: TABLES }, () => new Table());
 const t0 = performance.now();
-await Promise.all(tables.map((t) => limited(() => t.setup())));
+await Promise.all(tables.map((t) => limited(() => t.setup())))
+  .catch((e) => fatal(`the tables could not be set up: ${why(e)}`));
 const setupS = (performance.now() - t0) / 1000;
+setInterval(() => {
+  const now = performance.now();
+  for (const t of active) {
+    if (now - t.lastAt > STALL_MS) fatal(`table ${t.code || "(being set up)"} had no new view for ${STALL_MS / 1000} s`);
+  }
+}, 1000).unref(); // unref: the watchdog alone never keeps the client alive
 playing = true;
 tables.forEach((t) => t.kick());
 if (!GAMES) await new Promise((r) => setTimeout(r, WARMUP));
@@ -153,12 +201,14 @@ const cpu0 = process.cpuUsage();
 console.log("WINDOW_START");
 stats.measuring = true;
 const w0 = performance.now();
-await new Promise((r) => { finish = r; if (!GAMES) setTimeout(r, DURATION); });
+// SIGTERM (the soak's time limit) ends the run early, with its figures.
+await new Promise((r) => { finish = r; process.once("SIGTERM", r); if (!GAMES) setTimeout(r, DURATION); });
 stats.measuring = false;
 const windowS = (performance.now() - w0) / 1000;
 console.log("WINDOW_END");
 const cpu = process.cpuUsage(cpu0);
 stopping = true;
+summarized = true;
 const rt = stats.rtts.sort((a, b) => a - b);
 const pct = (p) => rt.length ? +rt[Math.min(rt.length - 1, Math.floor(p * rt.length))].toFixed(2) : null;
 console.log(JSON.stringify({

@@ -139,6 +139,11 @@ DECK_RULE_FACTIONS = "Deck rule 3 (factions)"
 DECK_RULE_CARDS = "Deck rule 0 (known cards)"
 
 
+def with_article(word: str) -> str:
+    """The word with its indefinite article: "an Earth", "an uncommon", "a Fire"."""
+    return f"{'an' if word[:1].lower() in 'aeiou' else 'a'} {word}"
+
+
 def unknown_card_error(card: str) -> str:
     return f"{DECK_RULE_CARDS}: there is no card {card[:60]!r} in the Towers of Babylon catalogue."
 
@@ -147,12 +152,12 @@ def copies_error(card: Card, copies: int) -> str:
     limit = COPY_LIMITS[card.rarity]
     rarity = RARITIES[card.rarity]["name"].lower()
     return (f"{DECK_RULE_COPIES}: {card.name} is {rarity}, and a deck may hold at most {limit} "
-            f"{'copy' if limit == 1 else 'copies'} of a {rarity} card, not {copies}.")
+            f"{'copy' if limit == 1 else 'copies'} of {with_article(rarity)} card, not {copies}.")
 
 
 def factions_error(card: Card, factions: list[str]) -> str:
     names = " and ".join(FACTIONS[f]["name"] for f in factions)
-    return (f"{DECK_RULE_FACTIONS}: {card.name} is a {FACTIONS[card.faction]['name']} card, and a deck "
+    return (f"{DECK_RULE_FACTIONS}: {card.name} is {with_article(FACTIONS[card.faction]['name'])} card, and a deck "
             f"draws on at most {MAX_FACTIONS} factions; this one already holds {names} cards.")
 
 

@@ -53,8 +53,8 @@ VOCABULARY: dict[str, EffectKind] = {e.name: e for e in (
     EffectKind("buff", ("might", "health", "to"), "give {to} {buff}"),
     EffectKind("surge", ("amount", "to"), "{to} gets {signed} might this turn"),
     EffectKind("bounce", ("to",), "return {to} to its owner's hand"),
-    EffectKind("build", ("amount",), "your Tower gains {amount} levels"),
-    EffectKind("demolish", ("amount",), "the enemy Tower loses {amount} levels"),
+    EffectKind("build", ("amount",), "your Tower gains {levels}"),
+    EffectKind("demolish", ("amount",), "the enemy Tower loses {levels}"),
     EffectKind("draw", ("amount",), "draw {cards}"),
     EffectKind("transform", ("amount",), "gain {amount} transformed power"),
     EffectKind("offering", (), "you may make an Offering"),
@@ -107,6 +107,7 @@ def effect_text(effect: Mapping[str, Any], target: str | None) -> str:
     values["to"] = who
     amount = int(effect.get("amount", 0))
     values["cards"] = _plural(amount, "card")
+    values["levels"] = _plural(amount, "level")
     values["signed"] = f"{amount:+d}"
     parts = [f"+{effect[k]} {k}" for k in ("might", "health") if effect.get(k)]
     values["buff"] = " and ".join(parts)

@@ -45,6 +45,7 @@ from engines.towers_of_babylon.components import (
     ZONES,
     deck_errors,
     static_json,
+    with_article,
 )
 from engines.towers_of_babylon.state import ALWAYS, TOWER_TARGET, WHEN_ABLE, WINDOW_MODES, Minion, Player
 from engines.towers_of_babylon.state import State as GameState
@@ -172,23 +173,11 @@ class TowersOfBabylon(KitEngine[GameState]):
         return moves
 
     def _deck_moves(self, state: GameState, seat: int) -> list[Move]:
-        make = MOVES.make
         draft = R.draft_of(state, seat)
-        moves = [make("deck", deck=d) for d in _DECK_IDS]
-        total = sum(draft.values())
-        factions = {CARDS[c].faction for c in draft}
-        full = len(factions) >= MAX_FACTIONS
-        room = DECK_SIZE - total
-        for card in CARD_LIST:
-            if full and card.faction not in factions:
-                continue
-            limit = min(COPY_LIMITS[card.rarity] - draft.get(card.id, 0), room)
-            moves.extend({"type": "add", "card": card.id, "copies": k} for k in range(1, limit + 1))
-        if draft:
-            moves.append(make("clear"))
-        if sum(draft.values()) == DECK_SIZE:
-            moves.append(make("ready"))
-        return moves
+        moves = [MOVES.make("deck", deck=d) for d in _DECK_IDS]
+        for card, limit in _addable(draft).items():
+            moves.extend({"type": "add", "card": card, "copies": k} for k in range(1, limit + 1))
+        return moves + _deck_steps(draft)
 
     def refusal(self, state: GameState, seat: int, move: Move) -> IllegalMove | None:
         if state.over:
@@ -516,8 +505,14 @@ class TowersOfBabylon(KitEngine[GameState]):
                        "through.", R.other(seat), name=name, what=what)
             extra["attack"] = {"attacker": state.attack.attacker, "target": state.attack.target}
         if kind == R.DECK:
+            # The ``add`` moves (up to ~360 of them) are not spelled out one by one: the prompt
+            # carries each card that may join the list with its most copies (``addable``), and
+            # the choices are the ready-made decks, ``clear`` and ``ready``. Every add the
+            # prompt allows is listed by ``legal_moves`` and no other (tested); a view stays small.
             draft = R.draft_of(state, seat)
             extra["draft"] = {"cards": draft, "count": sum(draft.values())}
+            extra["addable"] = _addable(draft)
+            moves = [m for m in moves if m["type"] != "add"]
         if kind == R.MAIN:
             extra["power"] = {"available": len(pl.available), "transformed": pl.transformed}
         return {"kind": kind, "text": text,
@@ -540,7 +535,7 @@ class TowersOfBabylon(KitEngine[GameState]):
             return "Draw a second card"
         if t == "offer":
             card = state.card(move["card"])
-            return f"Offer {card.name} for a {FACTIONS[card.faction]['name']} Power Source"
+            return f"Offer {card.name} for {with_article(FACTIONS[card.faction]['name'])} Power Source"
         if t == "skip":
             return "Make no offering"
         if t == "play":
@@ -551,7 +546,7 @@ class TowersOfBabylon(KitEngine[GameState]):
         if t == "move":
             m = state.minion(move["minion"])
             assert m is not None
-            return f"Move {m.spec.name} to {R.ZONE_NAME[move['zone']]} (as a {ROLE[move['zone']]})"
+            return f"Move {m.spec.name} to {R.ZONE_NAME[move['zone']]} (as {with_article(ROLE[move['zone']])})"
         if t == "build":
             m = state.minion(move["minion"])
             assert m is not None
@@ -622,6 +617,31 @@ class TowersOfBabylon(KitEngine[GameState]):
                 out.mulligan.choices[s] = sorted(hand[:n])
         out.rng = rng.fork()
         return out
+
+
+def _addable(draft: Mapping[str, int]) -> dict[str, int]:
+    """Deck rules 1 to 3 from the list so far: each card that may still join it, with the most
+    copies that may (the ``add`` moves are 1 up to that many)."""
+    total = sum(draft.values())
+    factions = {CARDS[c].faction for c in draft}
+    full = len(factions) >= MAX_FACTIONS
+    room = DECK_SIZE - total
+    out: dict[str, int] = {}
+    for card in CARD_LIST:
+        if full and card.faction not in factions:
+            continue
+        limit = min(COPY_LIMITS[card.rarity] - draft.get(card.id, 0), room)
+        if limit > 0:
+            out[card.id] = limit
+    return out
+
+
+def _deck_steps(draft: Mapping[str, int]) -> list[Move]:
+    """Starting the list again, and declaring it ready at exactly 60 cards."""
+    steps = [MOVES.make("clear")] if draft else []
+    if sum(draft.values()) == DECK_SIZE:
+        steps.append(MOVES.make("ready"))
+    return steps
 
 
 def _window_words(window: str | None) -> str:

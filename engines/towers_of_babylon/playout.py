@@ -120,6 +120,9 @@ def greedy_policy(state: State, seat: int, moves: list[Move], rng: random.Random
     return best
 
 
+_INSTANCES = [frozenset(range(100 * seat, 100 * seat + DECK_SIZE)) for seat in range(2)]
+
+
 def check_invariants(state: State) -> None:
     """What must hold after every move (AssertionError naming what broke):
 
@@ -135,9 +138,10 @@ def check_invariants(state: State) -> None:
     if state.players[0].deck_list:
         for seat, pl in enumerate(state.players):
             ids = pl.deck + pl.hand + pl.discard + pl.sacrifice + pl.invocations + [m.iid for m in pl.minions]
-            assert len(ids) == DECK_SIZE and len(set(ids)) == DECK_SIZE, f"seat {seat}'s cards are not conserved"
-            assert all(i // 100 == seat for i in ids), f"a card changed sides (seat {seat})"
-            assert Counter(state.cards[i] for i in ids) == Counter(pl.deck_list), f"seat {seat}'s deck list"
+            # each of the seat's instances (100 × seat + i) once: conserved, and none changed sides
+            assert len(ids) == DECK_SIZE and set(ids) == _INSTANCES[seat], f"seat {seat}'s cards are not conserved"
+            if state.over or pl.turns == 0:  # what an instance is never changes: checked at both ends
+                assert Counter(state.cards[i] for i in ids) == Counter(pl.deck_list), f"seat {seat}'s deck list"
             assert set(pl.known_hand) <= set(pl.hand), "a known card is not in the hand"
             assert len(pl.available) + len(pl.exhausted) == len(pl.sacrifice), f"seat {seat}'s power sources"
             assert pl.transformed >= 0 and pl.tower >= 0, f"seat {seat}'s counters"

@@ -46,6 +46,7 @@ from engines.towers_of_babylon.components import (
     factions_error,
     size_error,
     unknown_card_error,
+    with_article,
 )
 from engines.towers_of_babylon.state import ALWAYS, TOWER_TARGET, Attack, Minion, Player, State
 
@@ -210,8 +211,8 @@ def make_offering(state: State, seat: int, iid: int, log: Log) -> None:
     pl.sacrifice.append(iid)
     card = state.card(iid)
     pl.available.append(card.faction)
-    log.say("{0} offers {card} and gains a {colour} Power Source.", seat, card=card.name,
-            colour=FACTIONS[card.faction]["name"])
+    log.say("{0} offers {card} and gains {colour} Power Source.", seat, card=card.name,
+            colour=with_article(FACTIONS[card.faction]["name"]))
 
 
 def can_pay(pl: Player, card: Card) -> bool:
@@ -412,6 +413,11 @@ def settle(state: State, log: Log) -> None:
                 resolve(state, m.owner, m.spec.dying_words, m.iid, TOWER_TARGET, log)
 
 
+def levels_words(n: int) -> str:
+    """ "1 level", "3 levels" (log lines)."""
+    return f"{n} level" if n == 1 else f"{n} levels"
+
+
 def raise_tower(state: State, seat: int, levels: int, log: Log) -> None:
     state.players[seat].tower += levels
     check_goal(state, log)
@@ -431,10 +437,10 @@ def hit_tower(state: State, att: Minion, amount: int, log: Log) -> None:
     enemy Tower actually lost)."""
     enemy = other(att.owner)
     lost = lower_tower(state, enemy, amount)
-    log.say("{0}'s {card} deals {n} damage to {1}'s Tower ({levels} levels).", att.owner, enemy,
-            card=att.spec.name, n=amount, levels=state.players[enemy].tower)
+    log.say("{0}'s {card} deals {n} damage to {1}'s Tower ({levels}).", att.owner, enemy,
+            card=att.spec.name, n=amount, levels=levels_words(state.players[enemy].tower))
     if att.has("thief") and lost:
-        log.say("Thief: {0}'s Tower gains {n} levels.", att.owner, n=lost)
+        log.say("Thief: {0}'s Tower gains {n}.", att.owner, n=levels_words(lost))
         raise_tower(state, att.owner, lost, log)
 
 
@@ -550,13 +556,13 @@ def _bounce(state: State, m: Minion, e: Mapping[str, Any], log: Log) -> None:
 
 
 def _build(state: State, seat: int, source: int, target: int, e: Mapping[str, Any], log: Log) -> None:
-    log.say("{0}'s Tower gains {n} levels.", seat, n=e["amount"])
+    log.say("{0}'s Tower gains {n}.", seat, n=levels_words(e["amount"]))
     raise_tower(state, seat, e["amount"], log)
 
 
 def _demolish(state: State, seat: int, source: int, target: int, e: Mapping[str, Any], log: Log) -> None:
     lost = lower_tower(state, other(seat), e["amount"])
-    log.say("{0}'s Tower loses {n} levels.", other(seat), n=lost)
+    log.say("{0}'s Tower loses {n}.", other(seat), n=levels_words(lost))
 
 
 def _draw(state: State, seat: int, source: int, target: int, e: Mapping[str, Any], log: Log) -> None:
@@ -725,8 +731,8 @@ def do_build(state: State, m: Minion, log: Log) -> None:
     seat = m.owner
     exhaust(state, m, log)
     state.players[seat].tower += m.construction
-    log.say("{0}'s {card} builds {n} levels: the Tower stands at {levels}.", seat, card=m.spec.name,
-            n=m.construction, levels=state.players[seat].tower)
+    log.say("{0}'s {card} builds {n}: the Tower stands at {levels}.", seat, card=m.spec.name,
+            n=levels_words(m.construction), levels=state.players[seat].tower)
     check_goal(state, log)
     if state.over:
         settle(state, log)

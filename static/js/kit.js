@@ -123,6 +123,7 @@ export function confirmMove({ title, text, yes = "Yes, do it", no = "Cancel" }) 
 
 let zoomBox = null;
 let zoomTimer = null;
+let zoomFor = null; // the element the zoom describes
 let pressed = null;
 
 function hideZoom() {
@@ -131,8 +132,10 @@ function hideZoom() {
 }
 
 function showZoom(target, describe) {
-  const content = describe(target);
+  // a card redrawn while the pointer rested on it is gone: no zoom for it (it would sit at 0,0)
+  const content = target.isConnected && describe(target);
   if (!content) return;
+  zoomFor = target;
   if (!zoomBox) {
     zoomBox = el("div", { class: "kit-zoom", role: "tooltip", id: "kit-zoom" });
     document.body.append(zoomBox);
@@ -211,6 +214,7 @@ export function patchSection(sec, html) {
   sec.html = html;
   sec.el.innerHTML = html;
   sec.el.hidden = !html;
+  if (zoomFor && !zoomFor.isConnected) hideZoom();
 }
 
 // -- what just happened ------------------------------------------------------------------------

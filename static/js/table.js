@@ -86,6 +86,7 @@ export function sendMove(move) {
   if (send({ type: "move", seq: state.seq, move })) {
     state.pending = true;
     state.error = null;
+    unflash(); // the refusal it showed is over: the player has moved on
     document.body.classList.add("pending");
     renderPrompt();
     return true;
@@ -113,6 +114,7 @@ function receive(msg) {
     case "view": onView(msg); break;
     case "chat": onChat(msg.messages); break;
     case "error": onError(msg); break;
+    case "clock": import("./clock.js").then((m) => m.show(msg, nameOf)); break;
     default: break;
   }
 }
@@ -254,7 +256,10 @@ function renderPrompt() {
   box.textContent = text;
   box.classList.toggle("yours", mineToPlay);
   document.title = mineToPlay ? `● Your turn — ${baseTitle}` : baseTitle;
-  if (mineToPlay && !state.wasMine && !state.pending) chime();
+  if (mineToPlay && !state.wasMine && !state.pending) {
+    chime();
+    if (document.hidden) import("./away.js").then((m) => m.notify(boot, text));
+  }
   state.wasMine = mineToPlay;
   extras();
 }
@@ -310,9 +315,9 @@ function renderResult() {
       el("p", { text: "Scores: " + state.result.scores.map((s, i) => `${nameOf(i)} ${String(s).replace("-", "−")}`).join(" · ") }));
   }
   const next = el("p", { class: "next-game" });
-  if (state.again) next.append(el("a", { class: "button primary play-again", href: state.again.href, text: state.again.mine ? "Go to your new table" : `Join ${state.again.by}'s new table` }));
+  if (state.again) next.append(el("a", { class: "button primary play-again", href: boot.you ? location.pathname + "/again" : state.again.href, text: state.again.mine ? "Go to your new table" : `Join ${state.again.by}'s new table` }));
   else if (boot.you) next.append(el("button", { type: "button", class: "primary play-again", onclick: playAgain, text: "Play again" }),
-    el("span", { class: "note", text: " — a new table of the same game; the others are invited in the chat." }));
+    el("span", { class: "note", text: " — a new table of the same game; the others are invited on their pages." }));
   parts.push(next);
   box.replaceChildren(...parts);
   extras();
@@ -402,10 +407,26 @@ async function renderBoard() {
 // panel that scrolls follows the newest entry unless the reader has scrolled up.
 const TURN_END = /\b(ended (the|their) turn|The game begins|Everyone has chosen|scoring\b|Round \d+ begins)/i;
 
+// A seat's own lines say "You draw Fireball"; the log names the player instead, so the verb
+// takes the third person ("Ada draws Fireball"), past tenses and modals stay ("Ada drew", "Ada may").
+const AS_HE = { are: "is", were: "was", have: "has", do: "does", go: "goes" };
+const STAYS = /^(can(not)?|could|may|might|must|shall|should|will|would|did|had|drew|kept|took|chose|saw|put|bid|got|gave|made|paid|won|lost|left|found|held|built|spent|sold|bought|went|came|threw|knew|\w+ed)$/;
+function thirdPerson(verb) {
+  if (AS_HE[verb]) return AS_HE[verb];
+  if (STAYS.test(verb)) return verb;
+  if (/(s|x|z|ch|sh)$/.test(verb)) return verb + "es";
+  return /[^aeiou]y$/.test(verb) ? verb.slice(0, -1) + "ies" : verb + "s";
+}
+
+export function namedLine(text, me) {
+  if (!/^You/.test(text)) return text;
+  return text.replace(/^Your\b/, `${me}'s`).replace(/^You're\b/, `${me} is`)
+    .replace(/^You ([a-z]+)\b/, (_, v) => `${me} ${thirdPerson(v)}`).replace(/^You\b/, me);
+}
+
 function logText(text) {
   const me = boot.you && boot.you.name;
-  if (!me || !/^You\b/.test(text)) return text;
-  return text.replace(/^You (have|are|were)\b/, (_, v) => `${me} ${{ have: "has", are: "is", were: "was" }[v]}`).replace(/^You\b/, me);
+  return me ? namedLine(text, me) : text;
 }
 
 function appendLog(entries, replace) {
@@ -480,6 +501,11 @@ function chatRefused(message) {
 }
 
 let flashTimer = null;
+function unflash() {
+  const box = document.getElementById("flash");
+  if (box) box.hidden = true;
+}
+
 function flash(text) {
   let box = document.getElementById("flash");
   if (!box) { box = el("div", { id: "flash", class: "flash", role: "alert" }); document.body.append(box); }
@@ -527,6 +553,10 @@ function setup() {
     copy.textContent = "Copied";
     setTimeout(() => { copy.textContent = "Copy"; }, 2000);
   });
+  const nb = $("notify-me");
+  if (nb) nb.onclick = () => import("./away.js").then((m) => m.ask(boot, nb));
+  // the seats this browser holds, for the front page's "Your tables"
+  if (boot.you) try { const k = "parlour.seats", t = boot.socket.slice(10); localStorage[k] = JSON.stringify([{ token: t, code: boot.code }, ...JSON.parse(localStorage[k] || "[]").filter((s) => s.token !== t)].slice(0, 100)); } catch {}
   const start = $("start");
   if (start) start.addEventListener("click", startGame);
   const form = $("chat-form");

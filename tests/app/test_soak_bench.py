@@ -1,9 +1,22 @@
 """The soak benchmark's in-process modes, quick, so they never rot (the figures come from its
-full runs: docs/PERFORMANCE.md)."""
+full runs: docs/PERFORMANCE.md); and what makes a soak trustworthy: it never ends silently,
+and a record with a move lost or changed does not verify."""
 
 from __future__ import annotations
 
-from bench.soak import main
+import random
+import sys
+import textwrap
+import time
+import tracemalloc
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from app.tokens import seed_hash
+from bench.soak import ClientFailed, follow_client, hosted, main, record_problems, traced_growth
+from engines.base import new_game, rules_version
 
 
 def test_table_cost_measures_a_live_table_at_its_largest():
@@ -15,3 +28,103 @@ def test_table_cost_measures_a_live_table_at_its_largest():
 def test_reload_times_a_table_loaded_again_from_its_snapshot_and_moves():
     (row,) = main(["reload", "--quick", "--only", "tower_of_london"])
     assert row["status"] == "finished" and row["moves"] > 0 and row["reload_ms_median"] > 0
+
+
+# -- the load client's end -----------------------------------------------------------------------
+# Stand-ins for the Node client (a real process each), speaking its protocol: "FINISHED code seq"
+# lines, then one JSON line of figures.
+
+def client(script: str) -> list[str]:
+    return [sys.executable, "-c", textwrap.dedent(script)]
+
+
+def test_a_client_that_stops_saying_why_fails_the_soak_with_its_reason(tmp_path: Path):
+    seen: list[tuple[str, int]] = []
+    stopped = client("""
+        import sys
+        print("FINISHED ABC123 40", flush=True)
+        sys.stderr.write("load client: stopped after 1 finished games: table XYZ789 seat 2: "
+                         "the server closed its socket (4429 too many connections)\\n")
+        sys.exit(1)
+    """)
+    with pytest.raises(ClientFailed, match=r"after 1 finished games .*exit code 1.*4429 too many connections"):
+        follow_client(stopped, tmp_path / "client.err", lambda code, seq: seen.append((code, seq)))
+    assert seen == [("ABC123", 40)]
+
+
+def test_a_client_that_exits_cleanly_without_its_figures_still_fails_the_soak(tmp_path: Path):
+    silent = client("""
+        print("FINISHED ABC123 40", flush=True)
+    """)
+    with pytest.raises(ClientFailed, match=r"without its figures \(exit code 0\): it said nothing"):
+        follow_client(silent, tmp_path / "client.err", lambda code, seq: None)
+
+
+def test_a_client_asked_to_stop_at_the_time_limit_ends_with_its_figures(tmp_path: Path):
+    endless = client("""
+        import json, signal, time
+        stop = []
+        signal.signal(signal.SIGTERM, lambda *_: stop.append(1))
+        n = 0
+        while not stop:
+            n += 1
+            print(f"FINISHED T{n} 10", flush=True)
+            time.sleep(0.01)
+        print(json.dumps({"games_finished": n}), flush=True)
+    """)
+    seen: list[str] = []
+    result = follow_client(endless, tmp_path / "client.err", lambda code, seq: seen.append(code),
+                           deadline=time.perf_counter() + 0.3)
+    assert result["asked_to_stop"] and result["games_finished"] >= len(seen) > 0
+
+
+# -- records -------------------------------------------------------------------------------------
+
+def published_record(gid: str, seats: int, seed: int) -> dict[str, Any]:
+    """A finished game's record as the server publishes it (app.record.table_record)."""
+    engine = hosted()[gid]
+    state = new_game(engine, seats, seed, {})
+    rnd = random.Random(seed)
+    moves = []
+    while engine.result(state) is None:
+        seat = min(engine.to_act(state))
+        move = rnd.choice(engine.legal_moves(state, seat))
+        engine.play(state, seat, move)
+        moves.append({"seq": len(moves) + 1, "seat": seat, "move": move})
+    result = engine.result(state)
+    assert result is not None
+    return {"code": "SOAK01", "game": gid, "rules_version": rules_version(engine), "options": {},
+            "seats": [{"seat": i, "name": f"P{i}"} for i in range(seats)], "seed": f"{seed:032x}",
+            "seed_hash": seed_hash(f"{seed:032x}"), "moves": moves, "result": result.as_json(),
+            "final_view": engine.view(state, None)}
+
+
+def test_a_record_verifies_only_with_every_move_seen_stored_and_unchanged():
+    engines = hosted()
+    record = published_record("tower_of_london", 2, 0x50A4)
+    seen = len(record["moves"])
+    assert record_problems(record, seen, engines) == []
+    assert record_problems(record, seen + 1, engines) == [f"{seen} moves stored, {seen + 1} seen"]
+    lost = {**record, "moves": record["moves"][:-1]}
+    assert "the replayed game has not ended" in record_problems(lost, seen, engines)
+    first, *rest = record["moves"]
+    other = next(m for m in hosted()["tower_of_london"].legal_moves(
+        new_game(engines["tower_of_london"], 2, 0x50A4, {}), first["seat"]) if m != first["move"])
+    assert record_problems({**record, "moves": [{**first, "move": other}, *rest]}, seen, engines)
+    assert record_problems({"error": "not_finished"}, seen, engines) == ["no record: {'error': 'not_finished'}"]
+
+
+# -- finding growth ------------------------------------------------------------------------------
+
+def test_traced_growth_names_the_line_that_kept_memory(tmp_path: Path):
+    kept: list[bytes] = []
+    tracemalloc.start(4)
+    try:
+        tracemalloc.take_snapshot().dump(str(tmp_path / "000.snap"))
+        kept += [bytes(1000) for _ in range(2000)]  # the growth: about 2 MB
+        tracemalloc.take_snapshot().dump(str(tmp_path / "001.snap"))
+    finally:
+        tracemalloc.stop()
+    report = traced_growth(tmp_path / "000.snap", tmp_path / "001.snap", 3)
+    top = report.splitlines()[1]
+    assert "test_soak_bench.py" in top and "+2000 blocks" in top and len(kept) == 2000

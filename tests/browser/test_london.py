@@ -15,7 +15,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from engines.london.view import CATALOGUE
-from tests.browser.scenes import Chooser
+from tests.browser.scenes import Chooser, london, london_chooser
 
 pytestmark = pytest.mark.e2e
 
@@ -361,3 +361,52 @@ def test_what_the_others_just_put_down_glows_for_a_few_seconds(browser: Browser,
     fresh = page.locator("#board .kit-fresh").first
     expect(fresh).to_be_visible()
     expect(page.locator("#board .kit-fresh")).to_have_count(0, timeout=8000)  # it fades after a few seconds
+
+
+# Every card of the development board (and of the hand) whose content reaches below its own
+# bottom edge: the card hides overflow, so that content is cut off.
+CLIPPED = """() => [...document.querySelectorAll('#board .lon-devboard .lc, #board .lon-hand .lc')]
+  .flatMap((card) => {
+    const edge = card.getBoundingClientRect().bottom + 0.5;
+    const cut = [...card.querySelectorAll('*')]
+      .filter((e) => e.getClientRects().length && e.getBoundingClientRect().bottom > edge);
+    return cut.length ? [`${card.textContent.trim().slice(0, 30)}: ${cut.length} part(s) cut`] : [];
+  })"""
+
+
+def test_on_a_phone_the_development_board_cards_are_shown_whole(browser: Browser, server, screenshots):
+    table = london(httpx.Client(base_url=server.base, timeout=20))
+    table.advance(london_chooser(3), until=lambda t: sum(c is not None for row in t.view(0)["board"]["rows"]
+                                                         for c in row) >= 3)
+    page = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True).new_page()
+    page.goto(server.base + table.seat_url(0))
+    expect(page.locator("#board .lon-devboard .lc").first).to_be_visible()
+    assert page.locator("#board .lon-devboard .lc").count() >= 3
+    page.locator("#board .lon-devboard").screenshot(path=str(screenshots / "london-phone-devboard.png"))
+    page.locator("#board .lon-hand").screenshot(path=str(screenshots / "london-phone-hand.png"))
+    assert page.evaluate(CLIPPED) == []
+    no_side_scroll(page)
+
+
+def test_the_log_names_the_player_with_the_verb_in_the_third_person(browser: Browser, server):
+    """A seat's own lines say "You draw …"; the log shows the player's name instead, so the verb
+    agrees with it ("Ada draws …", never "Ada draw …"), in every game's log."""
+    table = london(httpx.Client(base_url=server.base, timeout=20), names=("Ada", "Beatrice"))
+    table.advance(london_chooser(5), until=lambda t: t.moves >= 4)
+    me = next(p["name"] for p in table.summary()["players"] if p["seat"] == 0)
+    page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+    page.goto(server.base + table.seat_url(0))
+    page.wait_for_function("n => [...document.querySelectorAll('#log li')].some((li) => li.textContent.startsWith(n))",
+                           arg=f"{me} drew ")
+    assert page.evaluate("[...document.querySelectorAll('#log li')].filter((li) => /^You/.test(li.textContent))"
+                         ".length") == 0
+    lines = ["You draw Fireball, Ignite.", "You keep Raven, Crow.", "You choose Tywin Lannister",
+             "You look at the top wildling card: Raid", "You pass", "You have no loans", "You are watching",
+             "Your deck of 60 cards is ready.", "You drew Brewery from the deck", "You may repay a loan",
+             "You cannot develop that", "You put back: Fireball.", "Youth hostel opens"]
+    named = page.evaluate("async (lines) => { const t = await import('/static/js/table.js');"
+                          " return lines.map((l) => t.namedLine(l, 'Ada')); }", lines)
+    assert named == ["Ada draws Fireball, Ignite.", "Ada keeps Raven, Crow.", "Ada chooses Tywin Lannister",
+                     "Ada looks at the top wildling card: Raid", "Ada passes", "Ada has no loans", "Ada is watching",
+                     "Ada's deck of 60 cards is ready.", "Ada drew Brewery from the deck", "Ada may repay a loan",
+                     "Ada cannot develop that", "Ada put back: Fireball.", "Youth hostel opens"]

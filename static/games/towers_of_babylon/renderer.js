@@ -322,13 +322,15 @@ function deckPanel(v) {
   const list = Object.entries(draft.cards).map(([id, n]) => `${n} × ${card(id).name}`).join(", ");
   const clear = S.moves.find({ type: "clear" });
   const ready = S.moves.find({ type: "ready" });
-  return `<p class="tob-say yours"><span class="tob-you">Your move:</span> choose your deck. ${them}</p><div class="tob-decks">${decks}</div>` +
-    `<details class="tob-paste"${S.paste || draft.count ? " open" : ""}><summary>…or put a deck together: paste a list</summary>` +
+  const made = `<div class="tob-decks">${decks}</div>`;
+  // a list under way comes first, its count and "ready" in sight; the ready-made decks below it
+  return `<p class="tob-say yours"><span class="tob-you">Your move:</span> choose your deck. ${them}</p>${draft.count ? "" : made}` +
+    `<details class="tob-paste"${S.pasteOpen || S.paste || draft.count ? " open" : ""}><summary>${draft.count ? "Your own deck" : "…or put a deck together"}: paste a list</summary>` +
     `<p class="hint">One card a line, copies first: <code>3x Fireball</code>. Exactly 60 cards; at most 4 copies of a common card, 3 of an uncommon, 2 of a rare, 1 of a super rare; at most two factions.</p>` +
     `<label class="sr" for="tob-list">Deck list</label><textarea id="tob-list" rows="4" data-k="paste-text"></textarea>` +
-    `<div class="tob-row"><button type="button" class="tob-btn" data-act="paste" data-k="paste">Add these cards</button>${clear ? buttons([clear]) : ""}${ready ? buttons([ready], "primary") : ""}</div>` +
+    `<div class="tob-row">${ready ? buttons([ready], "primary") : ""}<button type="button" class="tob-btn" data-act="paste" data-k="paste">Add these cards</button>${clear ? buttons([clear]) : ""}</div>` +
     `<p class="tob-draft">Your list: <b>${draft.count}</b>/60 cards${list ? ` — ${esc(list)}` : ""}</p>` +
-    (S.paste ? `<p class="tob-refused" role="alert">${esc(S.paste)}</p>` : "") + `</details>`;
+    (S.paste ? `<p class="tob-refused" role="alert">${esc(S.paste)}</p>` : "") + `</details>${draft.count ? `<p class="hint">…or a ready-made deck:</p>${made}` : ""}`;
 }
 
 function nowSection(v, P) {
@@ -405,7 +407,7 @@ function handSection(v, P) {
   const pl = v.players[me];
   const hand = pl.hand || [];
   const kind = v.prompt ? v.prompt.kind : null;
-  const label = kind === "mulligan" ? "tap the cards to put back" : kind === "start" || kind === "offering" ? "tap a card to offer it" : kind ? "highlighted cards can be played now" : "";
+  const label = kind === "mulligan" ? "tap the cards to put back" : kind === "start" || kind === "offering" ? "tap a card to offer it" : hand.some((r) => P.hand.has(r.iid)) ? "highlighted cards can be played now" : "";
   return `<section class="tob-hand" aria-label="Your hand"><h2>Your hand <small>${plural(hand.length, "card")}${label ? ` · ${label}` : ""}</small></h2>` +
     (hand.length ? `<div class="hand-row"${hand.some((r) => P.hand.has(r.iid)) ? "" : ' tabindex="0" role="group" aria-label="Your cards"'}>${hand.map((r) => handCard(r, P)).join("")}</div>` : `<p class="empty">Your hand is empty.</p>`) + `</section>`;
 }
@@ -440,6 +442,8 @@ function setup(root) {
   root.insertAdjacentHTML("afterbegin", SPRITE);
   S.sections = makeSections(root, "tob", ORDER);
   root.addEventListener("click", onClick);
+  // the pasted-list panel stays as the player left it when the board is drawn again
+  root.addEventListener("toggle", (e) => { if (e.target.matches(".tob-paste")) S.pasteOpen = e.target.open; }, true);
   attachZoom(root, ".tc, .mn, [data-pile]", zoom);
 }
 

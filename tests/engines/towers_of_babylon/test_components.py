@@ -179,3 +179,12 @@ def test_the_static_data_holds_the_catalogue_keywords_and_decks():
     assert {k["id"] for k in data["keywords"]} == set(SEED_KEYWORDS)
     assert all(k["meaning"] for k in data["keywords"])
     assert [d["id"] for d in data["decks"]] == list(DECKS)
+
+
+def test_deck_rule_messages_and_log_lines_take_the_right_article():
+    from engines.towers_of_babylon.components import CARD_LIST, copies_error, with_article
+
+    assert [with_article(w) for w in ("Earth", "Fire", "uncommon", "Raider")] == [
+        "an Earth", "a Fire", "an uncommon", "a Raider"]
+    uncommon = next(c for c in CARD_LIST if c.rarity == "uncommon")
+    assert "of an uncommon card, not 4." in copies_error(uncommon, 4)

@@ -209,6 +209,29 @@ def test_a_spell_without_a_legal_target_cannot_be_played():
     refused(state, 0, "needs a target and there is none", type="play", card=smite, target=TOWER_TARGET)
 
 
+def test_main_phase_each_action_may_be_made_as_many_times_as_the_resources_allow():
+    """Main Phase: "You can make each action as many times as you want, as long as you have the
+    resources required." Two minions played, two builders build, two raiders attack; a third
+    card waits for power."""
+    state = main_phase()
+    imps = [give(state, 0, "fire_ember_imp") for _ in range(3)]
+    power(state, 0, "fire", "fire")
+    builders = [put(state, 0, "fire_forge_apprentice", TOWER) for _ in range(2)]
+    raiders = [put(state, 0, "fire_ash_hound", BATTLEFIELD) for _ in range(2)]
+    for imp in imps[:2]:
+        play(state, 0, type="play", card=imp, target=TOWER_TARGET)
+    refused(state, 0, "you have 0 available", type="play", card=imps[2], target=TOWER_TARGET)
+    tower = state.players[0].tower
+    for b in builders:
+        play(state, 0, type="build", minion=b.iid)
+    assert state.players[0].tower == tower + sum(b.construction for b in builders)
+    for r in raiders:
+        play(state, 0, type="attack", minion=r.iid, target=TOWER_TARGET)
+        play(state, 1, type="pass")
+    assert state.players[1].tower == 10 - sum(r.might for r in raiders)
+    assert [minion(state, i).zone for i in imps[:2]] == [RAMPARTS, RAMPARTS]
+
+
 def test_move_a_ready_minion_to_another_zone_makes_it_immobile():
     state = main_phase()
     m = put(state, 0, "fire_ash_hound", RAMPARTS)
@@ -345,6 +368,20 @@ def test_end_of_turn_unused_power_sources_are_exhausted_and_each_adds_one_transf
     assert pl.transformed == 3
 
 
+def test_end_of_turn_transformed_power_is_saved_from_turn_to_turn():
+    """End of turn: "Transformed Power is saved from turn to turn"."""
+    state = main_phase()
+    power(state, 0, "fire", "fire")
+    play(state, 0, type="end")
+    assert state.players[0].transformed == 2
+    play(state, 1, type="draw")
+    play(state, 1, type="end")   # the opponent's turn, then the start of the next: still there
+    play(state, 0, type="draw")
+    assert state.players[0].transformed == 2
+    play(state, 0, type="end")   # the two sources, available again and unused: +2 on top
+    assert state.players[0].transformed == 4
+
+
 def test_witcheries_are_paid_from_transformed_power_not_from_power_sources():
     state = main_phase()
     rage = give(state, 0, "fire_flash_of_rage")
@@ -357,6 +394,32 @@ def test_witcheries_are_paid_from_transformed_power_not_from_power_sources():
     assert m.might == 5
     play(state, 0, type="end")
     assert m.might == 3  # "this turn"
+
+
+def test_invocations_stay_in_play_until_they_resolve_at_the_start_of_the_next_turn_then_are_discarded():
+    """Spells: "Invocations have a delayed effect ... They stay in play, until their effect has
+    resolved at the given time, and are then discarded." """
+    state = main_phase(decks=("light_citadel", "fire_legion"))
+    prayer = give(state, 0, "light_dawn_prayer")
+    power(state, 0, "light", "light")
+    play(state, 0, type="play", card=prayer, target=TOWER_TARGET)
+    pl = state.players[0]
+    assert pl.invocations == [prayer] and prayer not in pl.discard and pl.tower == 10
+    play(state, 0, type="end")
+    assert pl.invocations == [prayer]  # through the opponent's turn
+    play(state, 1, type="draw")
+    play(state, 1, type="end")
+    assert pl.invocations == [] and prayer in pl.discard and pl.tower == 14
+
+
+def test_witcheries_like_commands_resolve_at_once_and_are_then_discarded():
+    """Spells: "Like Commands, Witcheries have an immediate effect, and are then discarded." """
+    state = main_phase(decks=("earth_bastion", "fire_legion"))
+    skin = give(state, 0, "earth_stone_skin")
+    m = put(state, 0, "earth_guild_mason", TOWER)
+    state.players[0].transformed = 1
+    play(state, 0, type="play", card=skin, target=m.iid)
+    assert m.health == 5 and skin in state.players[0].discard and skin not in state.players[0].hand
 
 
 # ============================================================================ Witcheries

@@ -1,0 +1,175 @@
+"""Clock arithmetic, pure: the settings chosen at founding, each seat's time after a run of
+stored moves, the earliest time-out, and what every seat is shown.
+
+Two kinds (chosen when founding; none by default):
+
+- ``fischer``: a chess clock per seat: ``seconds`` to start with, ``increment`` added after each
+  of the seat's moves. A seat's clock runs while it is awaited; where several seats are awaited
+  at once (a simultaneous decision), every awaited seat's clock runs.
+- ``deadline``: each decision has ``seconds`` (a day, for games over days), from the moment the
+  seat became awaited.
+
+The state is plain JSON (stored in the ``clocks`` row): ``remaining`` ms per seat (fischer),
+``since`` the moment each awaited seat's wait began, ``at`` the last move's moment, and the last
+few time-outs (what every seat is told happened).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from app.errors import ApiError
+
+KINDS = ("fischer", "deadline")
+ON_TIMEOUT = ("pass", "bot_easy", "bot_good")
+MAX_SECONDS = 30 * 24 * 3600
+TIMEOUTS_KEPT = 20
+
+
+@dataclass(frozen=True)
+class ClockSettings:
+    kind: str
+    seconds: float
+    increment: float = 0.0
+    on_timeout: str = "pass"
+
+    @classmethod
+    def parse(cls, raw: object) -> ClockSettings | None:
+        """The founding payload's ``clock`` (None or {} for no clock); a clear 422 otherwise."""
+        if raw is None or raw == {} or raw == "none":
+            return None
+        if not isinstance(raw, Mapping):
+            raise bad('"clock" is an object such as {"kind": "fischer", "seconds": 600, "increment": 5}.')
+        unknown = set(raw) - {"kind", "seconds", "increment", "on_timeout"}
+        if unknown:
+            raise bad(f"unknown clock field {sorted(unknown)[0]!r}.")
+        kind = raw.get("kind")
+        if kind not in KINDS:
+            raise bad('the clock\'s "kind" is "fischer" (a chess clock) or "deadline" (a time per decision).')
+        seconds = number(raw.get("seconds"), "seconds")
+        increment = number(raw.get("increment", 0), "increment")
+        if not 1 <= seconds <= MAX_SECONDS:
+            raise bad(f'the clock\'s "seconds" lies between 1 and {MAX_SECONDS} (30 days).')
+        if not 0 <= increment <= 3600:
+            raise bad('the clock\'s "increment" lies between 0 and 3600 seconds.')
+        if kind == "deadline" and increment:
+            raise bad("a deadline per decision has no increment.")
+        on_timeout = raw.get("on_timeout", "pass")
+        if on_timeout not in ON_TIMEOUT:
+            raise bad('"on_timeout" is "pass" (a pass or the first listed move), "bot_easy" or "bot_good".')
+        return cls(str(kind), seconds, increment, str(on_timeout))
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> ClockSettings:
+        return cls(str(data["kind"]), float(data["seconds"]), float(data.get("increment", 0)),
+                   str(data.get("on_timeout", "pass")))
+
+    def as_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, "seconds": self.seconds, "increment": self.increment,
+                "on_timeout": self.on_timeout}
+
+
+def bad(message: str) -> ApiError:
+    return ApiError(422, "invalid_clock", f"Invalid clock: {message}")
+
+
+def number(value: object, name: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value:
+        raise bad(f'"{name}" is a number of seconds.')
+    return float(value)
+
+
+def stamp(t: datetime) -> str:
+    return t.isoformat(sep=" ")
+
+
+def parse_stamp(text: str) -> datetime:
+    return datetime.fromisoformat(text)
+
+
+def ms_between(a: datetime, b: datetime) -> int:
+    return int((b - a) / timedelta(milliseconds=1))
+
+
+def begin(settings: ClockSettings, seats: Iterable[int], awaiting: Iterable[int], at: datetime) -> dict[str, Any]:
+    """The clocks at the start: everyone's full time, the first awaited seats running."""
+    full = int(settings.seconds * 1000)
+    return {"remaining": {str(s): full for s in seats}, "since": {str(s): stamp(at) for s in awaiting},
+            "at": stamp(at), "timeouts": []}
+
+
+def advance(settings: ClockSettings, state: Mapping[str, Any], moves: Iterable[tuple[int, int, datetime]],
+            awaiting: Iterable[int], flagged: Mapping[int, int] | None = None,
+            taken_back: Iterable[int] = ()) -> dict[str, Any]:
+    """The clocks after the stored moves (seq, seat, moment), oldest first; ``awaiting``: the
+    seats awaited after the last of them. ``flagged`` maps the seq of a move the clock keeper
+    played on a time-out to its seat: that seat's time is spent. ``taken_back``: the seqs of
+    take-back entries, which spend time like a move but earn no increment.
+
+    Between two moves only the movers are known, not who became awaited: a seat that moves
+    without a running clock is charged from the previous move (exact in turn-by-turn play, and
+    for the one move a process can store before it writes the clocks)."""
+    remaining: dict[str, int] = dict(state.get("remaining", {}))
+    since: dict[str, str] = dict(state.get("since", {}))
+    timeouts: list[dict[str, Any]] = list(state.get("timeouts", []))
+    at = parse_stamp(state["at"]) if state.get("at") else None
+    increment = int(settings.increment * 1000)
+    flagged = flagged or {}
+    no_bonus = set(taken_back)
+    for seq, seat, when in moves:
+        bonus = 0 if seq in no_bonus else increment
+        key = str(seat)
+        began = parse_stamp(since.pop(key)) if key in since else (at or when)
+        spent = max(0, ms_between(began, when))
+        if seq in flagged and flagged[seq] == seat:
+            spent = remaining.get(key, 0)
+            timeouts = [*timeouts, {"seq": seq, "seat": seat, "action": settings.on_timeout}][-TIMEOUTS_KEPT:]
+        if settings.kind == "fischer":
+            remaining[key] = max(0, remaining.get(key, 0) - spent) + bonus
+        at = when
+    if at is not None:
+        waiting = {str(s) for s in awaiting}
+        for key in [k for k in since if k not in waiting]:  # no longer awaited without moving
+            began = parse_stamp(since.pop(key))
+            if settings.kind == "fischer":
+                remaining[key] = max(0, remaining.get(key, 0) - max(0, ms_between(began, at)))
+        for key in waiting:
+            since.setdefault(key, stamp(at))
+    return {"remaining": remaining, "since": since, "at": stamp(at) if at else state.get("at"),
+            "timeouts": timeouts}
+
+
+def seat_due(settings: ClockSettings, state: Mapping[str, Any], seat: int) -> datetime | None:
+    """When the awaited seat's time runs out (None: not awaited)."""
+    began = state.get("since", {}).get(str(seat))
+    if began is None:
+        return None
+    if settings.kind == "fischer":
+        left = int(state.get("remaining", {}).get(str(seat), 0))
+    else:
+        left = int(settings.seconds * 1000)
+    return parse_stamp(began) + timedelta(milliseconds=left)
+
+
+def due(settings: ClockSettings, state: Mapping[str, Any]) -> datetime | None:
+    """The earliest time-out among the awaited seats."""
+    times = [t for s in state.get("since", {}) if (t := seat_due(settings, state, int(s))) is not None]
+    return min(times) if times else None
+
+
+def public(settings: ClockSettings, state: Mapping[str, Any], seats: Iterable[int], now: datetime) -> dict[str, Any]:
+    """What every seat and spectator is shown: each seat's time left now, and whose runs."""
+    out = []
+    for seat in sorted(seats):
+        end = seat_due(settings, state, seat)
+        if end is not None:
+            left = max(0, ms_between(now, end))
+        elif settings.kind == "fischer":
+            left = int(state.get("remaining", {}).get(str(seat), settings.seconds * 1000))
+        else:
+            left = int(settings.seconds * 1000)
+        out.append({"seat": seat, "ms": left, "running": end is not None})
+    return {**settings.as_json(), "seats": out, "timeouts": list(state.get("timeouts", []))}

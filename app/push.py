@@ -1,0 +1,234 @@
+"""Web Push: "your turn" to a player whose page is closed.
+
+The server's VAPID key pair is made on first start and kept in the database (``server_keys``),
+so every server process, and every restart, signs with the same key the browsers subscribed
+with. A seat's page may subscribe (the player asks for it); when the seat becomes awaited and it
+has no open socket on any server process, each of its subscriptions is sent one message,
+encrypted for the browser (RFC 8291, aes128gcm) by ``pywebpush``. Each subscription's
+``last_seq`` is claimed with a guarded update first, so two processes never both send it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import binascii
+import ipaddress
+import logging
+import time
+from collections import OrderedDict
+from typing import Any
+from urllib.parse import urlsplit
+
+import orjson
+from sqlalchemy import delete, select, update
+from sqlalchemy.exc import IntegrityError
+
+from app.errors import ApiError
+from app.hub import Connection, Hub
+from app.live import LiveTable, LiveTables
+from app.models import PushSubscription, ServerKey
+
+log = logging.getLogger("parlour.push")
+KEY_NAME = "vapid_private_pem"
+SUBSCRIPTIONS_PER_SEAT = 8
+KNOWN_LIMIT = 50_000
+SUBSCRIBERS_TTL = 30.0
+
+
+def b64url(data: bytes) -> str:
+    return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
+
+
+def unb64url(text: str) -> bytes:
+    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+
+
+def clean_subscription(raw: object, allow_http: bool) -> tuple[str, str, str]:
+    """(endpoint, p256dh, auth) of a browser's PushSubscription.toJSON(); 422 when malformed."""
+    def bad(why: str) -> ApiError:
+        return ApiError(422, "invalid_subscription", f"Invalid push subscription: {why}.")
+
+    if not isinstance(raw, dict):
+        raise bad("send the browser's subscription (endpoint and keys)")
+    endpoint, keys = raw.get("endpoint"), raw.get("keys")
+    if not isinstance(endpoint, str) or len(endpoint) > 1024 or not isinstance(keys, dict):
+        raise bad("an endpoint (at most 1024 characters) and keys are needed")
+    parts = urlsplit(endpoint)
+    host = parts.hostname or ""
+    if parts.scheme != "https" and not (allow_http and parts.scheme == "http" and loopback(host)):
+        raise bad("the endpoint is an https address")
+    p256dh, auth = keys.get("p256dh"), keys.get("auth")
+    try:
+        point = unb64url(p256dh) if isinstance(p256dh, str) and len(p256dh) < 200 else b""
+        secret = unb64url(auth) if isinstance(auth, str) and len(auth) < 100 else b""
+    except (binascii.Error, ValueError):
+        raise bad("the keys are base64url") from None
+    if len(point) != 65 or point[0] != 4 or len(secret) != 16:
+        raise bad("p256dh is a P-256 public key and auth a 16-byte secret")
+    return endpoint, p256dh, auth  # type: ignore[return-value]
+
+
+def loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+class Pusher:
+    def __init__(self, live: LiveTables, hub: Hub, contact: str, allow_http: bool = False) -> None:
+        self.live = live
+        self.hub = hub
+        self.contact = contact
+        self.allow_http = allow_http
+        self.vapid: Any = None
+        self.public_key = ""
+        self._awaited: OrderedDict[int, tuple[int, frozenset[int]]] = OrderedDict()
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self._subscribers: OrderedDict[int, tuple[float, frozenset[int]]] = OrderedDict()
+        self.sent = 0
+        hub.extras.append(self._on_change)
+
+    async def start(self) -> None:
+        """Load the VAPID key pair, or make it on the very first start (one process wins)."""
+        from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
+        from py_vapid import Vapid
+
+        async with self.live.sessions() as s:
+            pem = await s.scalar(select(ServerKey.value).where(ServerKey.name == KEY_NAME))
+        if pem is None:
+            fresh = Vapid()
+            fresh.generate_keys()
+            try:
+                async with self.live.sessions() as s, s.begin():
+                    s.add(ServerKey(name=KEY_NAME, value=fresh.private_pem().decode()))
+            except IntegrityError:  # another process made it first: use theirs
+                pass
+            async with self.live.sessions() as s:
+                pem = await s.scalar(select(ServerKey.value).where(ServerKey.name == KEY_NAME))
+        assert pem is not None
+        self.vapid = Vapid.from_pem(pem.encode())
+        self.public_key = b64url(self.vapid.public_key.public_bytes(Encoding.X962, PublicFormat.UncompressedPoint))
+
+    async def stop(self) -> None:
+        if self._tasks:
+            await asyncio.wait(set(self._tasks), timeout=5)
+
+    # -- subscriptions -------------------------------------------------------------------------
+
+    async def subscribe(self, player_id: int, raw: object, table_id: int | None = None) -> None:
+        endpoint, p256dh, auth = clean_subscription(raw, self.allow_http)
+        self._subscribers.pop(table_id or 0, None)  # read again at the next turn
+        async with self.live.sessions() as s, s.begin():
+            rows = (await s.scalars(select(PushSubscription).where(PushSubscription.player_id == player_id))).all()
+            same = next((r for r in rows if r.endpoint == endpoint), None)
+            if same is not None:
+                same.p256dh, same.auth = p256dh, auth
+                return
+            if len(rows) >= SUBSCRIPTIONS_PER_SEAT:
+                raise ApiError(409, "too_many_subscriptions",
+                               f"This seat already notifies {len(rows)} browsers; remove one first.")
+            s.add(PushSubscription(player_id=player_id, endpoint=endpoint, p256dh=p256dh, auth=auth, last_seq=-1))
+
+    async def unsubscribe(self, player_id: int, endpoint: object) -> bool:
+        if not isinstance(endpoint, str):
+            raise ApiError(422, "invalid_subscription", "Name the endpoint to stop notifying.")
+        async with self.live.sessions() as s, s.begin():
+            res = await s.execute(delete(PushSubscription).where(PushSubscription.player_id == player_id,
+                                                                 PushSubscription.endpoint == endpoint))
+        return bool(res.rowcount)
+
+    # -- sending -------------------------------------------------------------------------------
+
+    def _on_change(self, live: LiveTable, conn: Connection | None) -> None:
+        """The hub's hook after a change: the seats that just became awaited, and are not
+        connected anywhere, are sent a push."""
+        if conn is not None:
+            return
+        if live.status != "playing":
+            self._awaited.pop(live.id, None)
+            return
+        before = self._awaited.get(live.id)
+        if before is not None and before[0] >= live.seq:
+            return
+        now = frozenset(live.awaiting)
+        self._awaited[live.id] = (live.seq, now)
+        self._awaited.move_to_end(live.id)
+        while len(self._awaited) > KNOWN_LIMIT:
+            self._awaited.popitem(last=False)
+        fresh = now - before[1] if before is not None else now
+        if not fresh:
+            return
+        connected = self.hub.connected(live.id)
+        away = [p.id for p in live.players if p.seat in fresh and p.id not in connected]
+        if away:
+            task = asyncio.create_task(self._notify_away(live, away, live.seq))
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+
+    async def _notify_away(self, live: LiveTable, player_ids: list[int], seq: int) -> None:
+        subscribed = await self._subscribed(live)
+        for player_id in player_ids:
+            if player_id in subscribed:
+                await self.notify(live, player_id, seq)
+
+    async def _subscribed(self, live: LiveTable) -> frozenset[int]:
+        """The table's players with a subscription, read at most every SUBSCRIBERS_TTL seconds (a
+        move costs no query at a table nobody subscribed at; a subscription made through another
+        server process is seen within that time, one made here at once)."""
+        known = self._subscribers.get(live.id)
+        if known is not None and time.monotonic() - known[0] < SUBSCRIBERS_TTL:
+            return known[1]
+        ids = [p.id for p in live.players]
+        async with self.live.sessions() as s:
+            found = frozenset((await s.scalars(select(PushSubscription.player_id)
+                                               .where(PushSubscription.player_id.in_(ids)))).all())
+        self._subscribers[live.id] = (time.monotonic(), found)
+        self._subscribers.move_to_end(live.id)
+        while len(self._subscribers) > KNOWN_LIMIT:
+            self._subscribers.popitem(last=False)
+        return found
+
+    async def notify(self, live: LiveTable, player_id: int, seq: int) -> int:
+        """Send "your turn" to each of the player's subscriptions not yet sent one at ``seq``."""
+        if self.vapid is None:
+            return 0
+        async with self.live.sessions() as s:
+            subs = (await s.scalars(select(PushSubscription).where(PushSubscription.player_id == player_id))).all()
+        payload = orjson.dumps({
+            "title": f"Your turn — {live.engine.title}",
+            "body": f"Table {live.code}: the others await your move.",
+            "code": live.code, "seq": seq, "url": f"/?open={live.code}",
+        }).decode()
+        sent = 0
+        for sub in subs:
+            async with self.live.sessions() as s, s.begin():
+                claimed = await s.execute(update(PushSubscription).where(
+                    PushSubscription.id == sub.id, PushSubscription.last_seq < seq).values(last_seq=seq))
+            if claimed.rowcount != 1:
+                continue  # sent already, by this process or another
+            if await self._send(sub, payload):
+                sent += 1
+        self.sent += sent
+        return sent
+
+    async def _send(self, sub: PushSubscription, payload: str) -> bool:
+        from pywebpush import WebPushException, webpush
+
+        info = {"endpoint": sub.endpoint, "keys": {"p256dh": sub.p256dh, "auth": sub.auth}}
+        try:
+            await asyncio.to_thread(webpush, info, payload, vapid_private_key=self.vapid,
+                                    vapid_claims={"sub": self.contact}, ttl=24 * 3600, timeout=10)
+            return True
+        except WebPushException as exc:
+            status = exc.response.status_code if exc.response is not None else None
+            if status in (404, 410):  # the browser dropped the subscription: forget it
+                async with self.live.sessions() as s, s.begin():
+                    await s.execute(delete(PushSubscription).where(PushSubscription.id == sub.id))
+            log.info("a push was refused (%s)", status)
+        except Exception as exc:
+            log.info("a push could not be sent: %s", exc)
+        return False

@@ -1,0 +1,302 @@
+"""Clocks: chosen when founding, run for the awaited seats, stored, shown to everyone; a time-out is
+a move played through the normal path (stored, then shown; the record verifies), exactly once."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import os
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from app.models import utcnow
+from app.record import verify_record
+from engines.registry import load_engines
+from tests.conftest import make_settings
+from tests.support.play import join
+from tests.support.server import TALLY
+
+FISCHER = {"kind": "fischer", "seconds": 600, "increment": 5, "on_timeout": "pass"}
+
+
+def keeper_client(url: str) -> Any:
+    from fastapi.testclient import TestClient
+
+    from app.main import create_app
+
+    # The keeper's own loop looks rarely: the tests move time on and sweep themselves.
+    return TestClient(create_app(make_settings(url, clock_poll_seconds=3600)), base_url="http://testserver")
+
+
+@pytest.fixture
+def c(sqlite_url: str) -> Iterator[Any]:
+    with keeper_client(sqlite_url) as tc:
+        yield tc
+
+
+@pytest.fixture
+def both(db_url: str) -> Iterator[Any]:
+    """On SQLite and on PostgreSQL."""
+    with keeper_client(db_url) as tc:
+        yield tc
+
+
+def clocked_table(client: Any, clock: dict[str, Any], names: tuple[str, ...] = ("Ada", "Bob"),
+                  **options: Any) -> dict[str, Any]:
+    r = client.post("/api/tables", json={"game": "tally", "name": names[0], "options": options, "clock": clock})
+    assert r.status_code == 201, r.text
+    founded = r.json()
+    tokens = [founded["seat_token"]] + [join(client, founded["code"], n)["seat_token"] for n in names[1:]]
+    assert client.post(f"/api/seats/{tokens[0]}/start").status_code == 200
+    by_seat = {client.get(f"/api/seats/{t}").json()["seat"]: t for t in tokens}
+    return {"code": founded["code"], "tokens": tokens, "by_seat": by_seat}
+
+
+def keeper(client: Any) -> Any:
+    return client.app.state.parlour.clocks
+
+
+def later(client: Any, seconds: float) -> None:
+    """Move the keeper's time on (the stored moves keep their real moments)."""
+    keeper(client).now = lambda: utcnow() + timedelta(seconds=seconds)
+
+
+def sweep(client: Any) -> int:
+    return int(client.portal.call(keeper(client).sweep))
+
+
+def expire(client: Any, code: str) -> bool:
+    """The keeper plays one overdue seat's move (a sweep would go on: moved on by minutes, every
+    later decision is overdue too)."""
+    parlour = client.app.state.parlour
+    live = client.portal.call(parlour.live.by_code, code)
+    return bool(client.portal.call(parlour.clocks.expire, live.id))
+
+
+def clock_of(client: Any, code: str) -> dict[str, Any]:
+    r = client.get(f"/api/tables/{code}/clock")
+    assert r.status_code == 200, r.text
+    return dict(r.json())
+
+
+def seats_of(clock: dict[str, Any]) -> dict[int, dict[str, Any]]:
+    return {s["seat"]: s for s in clock["clock"]["seats"]}
+
+
+@pytest.mark.parametrize("clock, words", [
+    ({"kind": "hourglass", "seconds": 60}, "kind"),
+    ({"kind": "fischer", "seconds": 0}, "seconds"),
+    ({"kind": "fischer", "seconds": "ten"}, "seconds"),
+    ({"kind": "fischer", "seconds": 60, "increment": -1}, "increment"),
+    ({"kind": "deadline", "seconds": 60, "increment": 5}, "increment"),
+    ({"kind": "deadline", "seconds": 60, "on_timeout": "resign"}, "on_timeout"),
+    ({"kind": "deadline", "seconds": 60, "colour": "red"}, "colour"),
+    ("fast", "dictionary"),
+])
+def test_a_clock_that_cannot_be_kept_is_refused_with_a_422(c: Any, clock: Any, words: str) -> None:
+    r = c.post("/api/tables", json={"game": "tally", "name": "Ada", "clock": clock})
+    assert r.status_code == 422, r.text
+    assert r.json()["error"] in ("invalid_clock", "invalid_request")
+    assert words in r.json()["message"]
+
+
+def test_a_table_without_a_clock_shows_none(c: Any) -> None:
+    r = c.post("/api/tables", json={"game": "tally", "name": "Ada"})
+    code = r.json()["code"]
+    join(c, code, "Bob")
+    assert clock_of(c, code)["clock"] is None
+    c.post(f"/api/seats/{r.json()['seat_token']}/start")
+    assert clock_of(c, code)["clock"] is None
+
+
+def test_the_chess_clock_runs_for_the_awaited_seat_only_and_adds_the_increment(c: Any) -> None:
+    t = clocked_table(c, FISCHER)
+    shown = clock_of(c, t["code"])
+    assert shown["clock"]["kind"] == "fischer" and shown["seq"] == 0
+    first = c.get(f"/api/seats/{t['tokens'][0]}").json()["awaiting"][0]
+    other = 1 - first
+    seats = seats_of(shown)
+    assert seats[first]["running"] and not seats[other]["running"]
+    assert 595_000 < seats[first]["ms"] <= 600_000 and seats[other]["ms"] == 600_000
+    # ten minutes on, the awaited seat has 9 m 30 s left and the other still all its time
+    later(c, 30)
+    seats = seats_of(clock_of(c, t["code"]))
+    assert 565_000 < seats[first]["ms"] <= 570_000 and seats[other]["ms"] == 600_000
+    keeper(c).now = utcnow
+    token = t["by_seat"][first]
+    move = c.get(f"/api/seats/{token}/moves").json()["moves"][0]
+    assert c.post(f"/api/seats/{token}/moves", json={"seq": 0, "move": move}).status_code == 200
+    seats = seats_of(clock_of(c, t["code"]))
+    assert not seats[first]["running"] and seats[other]["running"]
+    assert 600_000 < seats[first]["ms"] <= 605_000  # the move took moments; 5 s were added
+
+
+def test_a_time_out_passes_through_the_move_path_and_the_record_still_verifies(both: Any, tmp_path: Path) -> None:
+    c = both
+    t = clocked_table(c, {"kind": "deadline", "seconds": 86400, "on_timeout": "pass"}, target=21)
+    first = c.get(f"/api/seats/{t['tokens'][0]}").json()["awaiting"][0]
+    legal = c.get(f"/api/seats/{t['by_seat'][first]}/moves").json()["moves"]
+    later(c, 3600)
+    sweep(c)
+    assert clock_of(c, t["code"])["seq"] == 0, "a day's deadline is not up after an hour"
+    later(c, 86400 + 1)
+    sweep(c)
+    shown = clock_of(c, t["code"])
+    assert shown["seq"] >= 1
+    assert shown["clock"]["timeouts"][0] == {"seq": 1, "seat": first, "action": "pass"}
+    # the first listed move (Tally has no pass) was stored like any other
+    record_moves = c.get(f"/api/seats/{t['tokens'][0]}").json()
+    assert record_moves["seq"] >= 1
+    keeper(c).now = utcnow
+    # the rest of the game by hand; its record replays
+    while True:
+        info = c.get(f"/api/seats/{t['tokens'][0]}").json()
+        if info["status"] == "finished":
+            break
+        token = t["by_seat"][info["awaiting"][0]]
+        moves = c.get(f"/api/seats/{token}/moves").json()
+        c.post(f"/api/seats/{token}/moves", json={"seq": moves["seq"], "move": moves["moves"][0]})
+    record = c.get(f"/api/tables/{t['code']}/record").json()
+    assert record["moves"][0]["move"] == legal[0] and record["moves"][0]["seat"] == first
+    assert verify_record(record, load_engines((TALLY,))) == []
+    # and as a player would check it: `python -m app.cli verify`
+    path = tmp_path / "record.json"
+    path.write_text(json.dumps(record))
+    done = subprocess.run([sys.executable, "-m", "app.cli", "verify", str(path)], capture_output=True, text=True,
+                          env={**os.environ, "PARLOUR_ENGINES": TALLY}, timeout=120, check=False)
+    assert done.returncode == 0 and done.stdout.startswith("OK"), done.stdout + done.stderr
+    assert not any(s["running"] for s in clock_of(c, t["code"])["clock"]["seats"])
+
+
+def test_a_bot_plays_for_the_seat_whose_time_ran_out(c: Any) -> None:
+    t = clocked_table(c, {"kind": "fischer", "seconds": 60, "increment": 0, "on_timeout": "bot_good"})
+    first = c.get(f"/api/seats/{t['tokens'][0]}").json()["awaiting"][0]
+    later(c, 61)
+    assert expire(c, t["code"])
+    keeper(c).now = utcnow
+    shown = clock_of(c, t["code"])
+    assert shown["seq"] == 1
+    assert shown["clock"]["timeouts"] == [{"seq": 1, "seat": first, "action": "bot_good"}]
+    seats = seats_of(shown)
+    assert seats[first]["ms"] == 0 and not seats[first]["running"]  # its time is spent
+    assert seats[1 - first]["running"] and seats[1 - first]["ms"] > 55_000
+
+
+def test_a_simultaneous_decision_runs_every_awaited_seat_clock_and_times_each_out(both: Any) -> None:
+    c = both
+    t = clocked_table(c, {"kind": "deadline", "seconds": 120, "on_timeout": "bot_easy"}, ("Ada", "Bob", "Cy"),
+                      vote=True)
+    seats = seats_of(clock_of(c, t["code"]))
+    assert all(s["running"] for s in seats.values()), "every voter's clock runs"
+    # one voter answers in time; the two others run out
+    token = t["by_seat"][2]
+    move = c.get(f"/api/seats/{token}/moves").json()["moves"][0]
+    assert c.post(f"/api/seats/{token}/moves", json={"seq": 0, "move": move}).status_code == 200
+    seats = seats_of(clock_of(c, t["code"]))
+    assert not seats[2]["running"] and seats[0]["running"] and seats[1]["running"]
+    later(c, 121)
+    assert expire(c, t["code"]) and expire(c, t["code"])
+    keeper(c).now = utcnow
+    shown = clock_of(c, t["code"])
+    assert shown["seq"] == 3, "both late voters were played for, once each"
+    assert sorted(x["seat"] for x in shown["clock"]["timeouts"]) == [0, 1]
+
+
+def test_every_seat_and_spectator_is_sent_the_clocks_live(c: Any) -> None:
+    t = clocked_table(c, FISCHER)
+    with c.websocket_connect(f"/ws/watch/{t['code']}", headers={"origin": "http://testserver"}) as ws:
+        got = [ws.receive_json() for _ in range(3)]
+        clock = next(m for m in got if m["type"] == "clock")
+        assert clock["seq"] == 0 and len(clock["clock"]["seats"]) == 2
+        first = c.get(f"/api/seats/{t['tokens'][0]}").json()["awaiting"][0]
+        token = t["by_seat"][first]
+        move = c.get(f"/api/seats/{token}/moves").json()["moves"][0]
+        c.post(f"/api/seats/{token}/moves", json={"seq": 0, "move": move})
+        for _ in range(5):
+            m = ws.receive_json()
+            if m["type"] == "clock" and m["seq"] == 1:
+                break
+        else:
+            raise AssertionError("no clock after the move")
+        assert {s["seat"]: s["running"] for s in m["clock"]["seats"]} == {first: False, 1 - first: True}
+
+
+# -- real server processes: a restart, and two processes on one PostgreSQL ------------------------
+
+def found_over_http(base: str, clock: dict[str, Any], **options: Any) -> dict[str, Any]:
+    with httpx.Client(base_url=base, timeout=20) as h:
+        return clocked_table(h, clock, **options)
+
+
+def wait_for(predicate: Any, seconds: float = 20) -> None:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if predicate():
+            return
+        time.sleep(0.1)
+    raise AssertionError("timed out waiting")
+
+
+def test_clocks_are_stored_and_a_restarted_server_keeps_and_enforces_them(server_factory: Any, tmp_path: Path) -> None:
+    server = server_factory(f"sqlite+aiosqlite:///{tmp_path / 'restart.db'}",
+                            extra_env={"CLOCK_POLL_SECONDS": "0.2"})
+    chess = found_over_http(server.base, FISCHER)
+    first = httpx.get(f"{server.base}/api/seats/{chess['tokens'][0]}").json()["awaiting"][0]
+    token = chess["by_seat"][first]
+    move = httpx.get(f"{server.base}/api/seats/{token}/moves").json()["moves"][0]
+    assert httpx.post(f"{server.base}/api/seats/{token}/moves", json={"seq": 0, "move": move}).status_code == 200
+    before = seats_of(httpx.get(f"{server.base}/api/tables/{chess['code']}/clock").json())
+    # a deadline of two seconds, and the server goes down at once
+    short = found_over_http(server.base, {"kind": "deadline", "seconds": 2, "on_timeout": "pass"})
+    server.kill()
+    time.sleep(2.5)
+    server.start()
+    after = httpx.get(f"{server.base}/api/tables/{chess['code']}/clock").json()
+    seats = seats_of(after)
+    assert after["seq"] == 1
+    assert seats[first]["ms"] == before[first]["ms"] and not seats[first]["running"]
+    assert seats[1 - first]["running"] and seats[1 - first]["ms"] < 600_000 - 2_000  # it ran while down
+    # the deadline that passed while the server was down is played for once it is back
+    wait_for(lambda: httpx.get(f"{server.base}/api/tables/{short['code']}/clock").json()["seq"] >= 1)
+    shown = httpx.get(f"{server.base}/api/tables/{short['code']}/clock").json()
+    assert shown["clock"]["timeouts"][0]["seq"] == 1
+
+
+@pytest.mark.pg
+def test_two_server_processes_play_each_time_out_exactly_once(server_factory: Any, postgres_url: str) -> None:
+    env = {"CLOCK_POLL_SECONDS": "0.1"}
+    a = server_factory(postgres_url, extra_env=env)
+    b = server_factory(postgres_url, extra_env=env)
+    deadline = 1.0
+    t = found_over_http(a.base, {"kind": "deadline", "seconds": deadline, "on_timeout": "pass"}, target=51)
+    # both processes have the table in memory, and both keepers watch the clocks
+    for server in (a, b):
+        assert httpx.get(f"{server.base}/api/tables/{t['code']}/clock").status_code == 200
+    wait_for(lambda: httpx.get(f"{b.base}/api/tables/{t['code']}/clock").json()["seq"] >= 4, seconds=30)
+    # every time-out either process played is a stored move (the journal refuses a second move
+    # at a seq): counted between two readings of the table, as the game goes on
+    before = httpx.get(f"{a.base}/api/tables/{t['code']}/clock").json()["seq"]
+    played = sum(httpx.get(f"{s.base}/api/stats").json()["clock_timeouts_played"] for s in (a, b))
+    after = httpx.get(f"{a.base}/api/tables/{t['code']}/clock").json()["seq"]
+    assert before - 1 <= played <= after, f"{played} time-outs played for {before}..{after} moves"
+    from sqlalchemy import create_engine, text
+
+    from app.config import sync_url
+
+    engine = create_engine(sync_url(postgres_url))
+    with engine.connect() as conn:
+        stamps = [r[0] for r in conn.execute(text(
+            "SELECT m.created_at FROM moves m JOIN tables t ON t.id = m.table_id WHERE t.code = :c ORDER BY m.seq"),
+            {"c": t["code"]})]
+    engine.dispose()
+    gaps = [(b2 - a2).total_seconds() for a2, b2 in itertools.pairwise(stamps)]
+    # each decision had its full second: no process played a seat's next decision early
+    assert gaps and min(gaps) >= deadline - 0.05, gaps
