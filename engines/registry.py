@@ -10,6 +10,7 @@ BUILTIN: tuple[str, ...] = (
     "engines.london:ENGINE",
     "engines.tower_of_london:ENGINE",
     "engines.towers_of_babylon:ENGINE",
+    "engines.game_of_thrones:ENGINE",
 )
 """Import paths ("module:attribute") of the engines hosted by default."""
 

@@ -60,6 +60,7 @@ GAMES: dict[str, str] = {
     "london": "engines.bots.london",
     "tower_of_london": "engines.bots.tower_of_london",
     "towers_of_babylon": "engines.bots.towers_of_babylon",
+    "game_of_thrones": "engines.bots.game_of_thrones",
 }
 """Game id -> the module whose ``HOOKS`` serve it (imported when first asked for)."""
 

@@ -83,6 +83,8 @@ class GameState:
     revealed: list[str] = field(default_factory=list)  # this round's Westeros cards, decks I, II, III
     tasks: list[dict[str, Any]] = field(default_factory=list)  # the Westeros phase's steps still to run
     bids: Commitments = field(default_factory=Commitments)  # hidden bids (Clash of Kings, wildlings)
+    # the bids revealed in the latest Westeros phase: track, round, bids, resulting order, tie-breaker
+    bid_results: list[dict[str, Any]] = field(default_factory=list)
     westeros_known: dict[str, int] = field(default_factory=dict)  # deck -> cards drawn since its shuffle
     wildling_known: int = 0  # wildling cards at the bottom everyone has seen
     wildling_last: str = ""  # the last wildling card revealed

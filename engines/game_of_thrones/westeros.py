@@ -10,18 +10,14 @@ here has its moves (``MOVES``), its effect (``DO``) and, where it may settle its
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from engines.base import Move
+from engines.game_of_thrones import consolidate as CP
 from engines.game_of_thrones import rules as R
-from engines.game_of_thrones.components import (
-    BOARD,
-    HOUSES,
-    TRACK_NAMES,
-    TRACKS,
-    WESTEROS_CARDS,
-)
+from engines.game_of_thrones import units as U
+from engines.game_of_thrones.components import BOARD, HOUSES, TRACK_NAMES, TRACKS, WESTEROS_CARDS
+from engines.game_of_thrones.shared import Auto, Doer, Mover, Task
 from engines.game_of_thrones.state import WESTEROS, GameState
 from engines.kit import Commitments, Decision, Log
 
@@ -77,6 +73,7 @@ def start(eng: GameOfThrones, state: GameState, log: Log) -> None:
     state.phase, state.step = WESTEROS, ""
     state.restricted = []
     state.revealed = []
+    state.bid_results = []
     for deck in DECKS:
         card = draw(state, deck, log)
         state.revealed.append(card)
@@ -210,7 +207,7 @@ def moves_reconcile(eng: GameOfThrones, state: GameState, seat: int, top: Decisi
 
 
 def do_reconcile(eng: GameOfThrones, state: GameState, seat: int, move: Move, top: Decision, log: Log) -> None:
-    eng._destroy(state, move["area"], move["unit"])
+    U.destroy(eng, state, move["area"], move["unit"])
     log.say("{0} destroys a {k} in {a} to meet its supply", seat, k=move["unit"], a=BOARD.areas[move["area"]].name)
 
 
@@ -233,7 +230,7 @@ def _muster_house(eng: GameOfThrones, state: GameState, task: dict[str, Any], lo
 
 
 def _can_muster(eng: GameOfThrones, state: GameState, seat: int, area: str) -> bool:
-    return bool(eng._muster_options(state, seat, area, BOARD.areas[area].mustering_points))
+    return bool(CP.muster_options(eng, state, seat, area, BOARD.areas[area].mustering_points))
 
 
 def moves_mustering(eng: GameOfThrones, state: GameState, seat: int, top: Decision) -> list[Move]:
@@ -381,6 +378,7 @@ def settle_ties(eng: GameOfThrones, state: GameState, log: Log) -> None:
     state.decisions.pop()
     if data["for"] == "track":
         place_track(state, data["track"], list(data["order"]), data["bids"], log)
+        record_bids(state, data["track"], data["bids"], list(data["order"]), data.get("broken"))
         return
     from engines.game_of_thrones import wildlings
 
@@ -395,6 +393,14 @@ def place_track(state: GameState, track: str, order: list[int], bids: list[int],
     log.say("{0} takes the {d}", order[0], d=DOMINANCE[track])
 
 
+def record_bids(state: GameState, track: str, bids: list[int], order: list[int], broken: int | None) -> None:
+    """Keep a revealed bidding for the views until the next Westeros phase: the track (or
+    "wildlings"), each bidder's bid, the resulting order and who broke a tie (if anyone had to)."""
+    state.bid_results.append({"track": track, "round": state.round,
+                              "bids": {str(s): b for s, b in enumerate(bids) if b >= 0},
+                              "order": order, "tie_broken_by": broken})
+
+
 DOMINANCE = {"iron_throne": "Iron Throne", "fiefdoms": "Valyrian Steel Blade", "kings_court": "Messenger Raven"}
 
 
@@ -407,6 +413,7 @@ def moves_ties(eng: GameOfThrones, state: GameState, seat: int, top: Decision) -
 def do_ties(eng: GameOfThrones, state: GameState, seat: int, move: Move, top: Decision, log: Log) -> None:
     chosen = state.houses.index(move["house"])
     top.data["order"].append(chosen)
+    top.data["broken"] = seat
     what = {"track": "the next place", "highest": "the highest bidder", "lowest": "the lowest bidder"}
     log.say("{0} breaks the tie: {1} is {w}", seat, chosen, w=what[top.data["for"]])
     if top.data["for"] != "track":
@@ -415,11 +422,6 @@ def do_ties(eng: GameOfThrones, state: GameState, seat: int, move: Move, top: De
 
 
 # -- the tables the engine dispatches on ------------------------------------------------------------
-
-Mover = Callable[["GameOfThrones", GameState, int, Decision], list[Move]]
-Doer = Callable[["GameOfThrones", GameState, int, Move, Decision, Log], None]
-Auto = Callable[["GameOfThrones", GameState, Decision, Log], bool]
-Task = Callable[["GameOfThrones", GameState, dict[str, Any], Log], None]
 
 TASKS: dict[str, Task] = {"card": _card, "supply": _supply, "reconcile": _reconcile,
                           "muster_house": _muster_house, "bid_track": _bid_track}

@@ -12,14 +12,10 @@ from typing import TYPE_CHECKING, Any
 
 from engines.base import Move
 from engines.game_of_thrones import rules as R
+from engines.game_of_thrones import units as U
 from engines.game_of_thrones import westeros as W
-from engines.game_of_thrones.components import (
-    BOARD,
-    HOUSE_CARDS,
-    TRACK_NAMES,
-    TRACKS,
-    WILDLING_CARDS,
-)
+from engines.game_of_thrones.components import BOARD, HOUSE_CARDS, TRACK_NAMES, TRACKS, WILDLING_CARDS
+from engines.game_of_thrones.shared import Auto, Doer, Mover, Task
 from engines.game_of_thrones.state import GameState
 from engines.kit import Decision, Log
 
@@ -61,6 +57,12 @@ def after_ranking(eng: GameOfThrones, state: GameState, data: dict[str, Any], lo
     who = data["order"][0]
     won = data["for"] == "highest"
     paid = data["paid"]
+    # the bidders from highest to lowest (equal bids in turn order), the chosen highest or
+    # lowest bidder at its end
+    ranked = sorted((s for s in state.tracks["iron_throne"] if paid[s] >= 0), key=lambda s: -paid[s])
+    ranked.remove(who)
+    ranked = [who, *ranked] if won else [*ranked, who]
+    W.record_bids(state, "wildlings", paid, ranked, data.get("broken"))
     before = state.wildlings
     state.wildlings = 0 if won else max(0, state.wildlings - 2 * W.WILDLING_STEP)
     card = state.wildling_deck.pop(0)
@@ -117,9 +119,16 @@ def crow_killers(eng: GameOfThrones, state: GameState, role: str, seat: int, tas
     others swap 2 knights; a knight with no footman to replace it is destroyed. Win: the highest
     bidder may swap up to 2 of its footmen for available knights."""
     if role == "lowest":
-        for area in sorted(a for a, s in state.owner.items() if s == seat):
-            for _ in [u for u in state.units[area] if u.kind == KNIGHT]:
-                _swap_one(eng, state, seat, area, KNIGHT, FOOTMAN, log)
+        knights = [a for a, s in state.owner.items() if s == seat for u in state.units[a] if u.kind == KNIGHT]
+        footmen = R.units_in_pool(state, seat, FOOTMAN)
+        if 0 < footmen < len(knights) and len(set(knights)) > 1:
+            # not enough footmen: the house chooses which knights become footmen, one at a
+            # time; the knights left over are destroyed
+            state.decisions.push(Decision("swap", [seat], {"from": KNIGHT, "to": FOOTMAN, "left": footmen,
+                                                          "optional": False, "rest": "destroy"}))
+            return
+        for area in sorted(knights):
+            _swap_one(eng, state, seat, area, KNIGHT, FOOTMAN, log)
     elif role == "other":
         if any(u.kind == KNIGHT for u in _units_of(state, seat)):
             state.decisions.push(Decision("swap", [seat], {"from": KNIGHT, "to": FOOTMAN, "left": 2,
@@ -254,7 +263,7 @@ def _swap_one(eng: GameOfThrones, state: GameState, seat: int, area: str, old: s
         next(u for u in state.units[area] if u.kind == old).kind = new
         log.say("{0} swaps a {o} for a {n} in {a}", seat, o=old, n=new, a=BOARD.areas[area].name)
     else:
-        eng._destroy(state, area, old)
+        U.destroy(eng, state, area, old)
         log.say("{0} has no {n} left: its {o} in {a} is destroyed", seat, o=old, n=new, a=BOARD.areas[area].name)
 
 
@@ -278,7 +287,7 @@ def moves_destroy(eng: GameOfThrones, state: GameState, seat: int, top: Decision
 
 
 def do_destroy(eng: GameOfThrones, state: GameState, seat: int, move: Move, top: Decision, log: Log) -> None:
-    eng._destroy(state, move["area"], move["unit"])
+    U.destroy(eng, state, move["area"], move["unit"])
     log.say("{0} destroys a {k} in {a}", seat, k=move["unit"], a=BOARD.areas[move["area"]].name)
     top.data["left"] -= 1
     if top.data["castle"]:
@@ -314,8 +323,14 @@ def do_swap(eng: GameOfThrones, state: GameState, seat: int, move: Move, top: De
 
 
 def auto_swap(eng: GameOfThrones, state: GameState, top: Decision, log: Log) -> bool:
-    if top.data["left"] <= 0 or not moves_swap(eng, state, top.seats[0], top):
+    seat = top.seats[0]
+    if top.data["left"] <= 0 or not moves_swap(eng, state, seat, top):
         state.decisions.pop()
+        if top.data.get("rest") == "destroy":
+            # Crow Killers, lowest bidder: the knights no footman could replace are destroyed
+            for area in sorted(a for a, s in state.owner.items() if s == seat):
+                for _ in [u for u in state.units[area] if u.kind == top.data["from"]]:
+                    _swap_one(eng, state, seat, area, top.data["from"], top.data["to"], log)
         return True
     return False
 
@@ -350,14 +365,14 @@ def do_wildling_choice(eng: GameOfThrones, state: GameState, seat: int, move: Mo
             log.say("Mammoth Riders: {0} takes back {c}", seat, c=HOUSE_CARDS[option].name)
 
 
-TASKS: dict[str, W.Task] = {"attack": _attack, "wildling": _effect}
-MOVES: dict[str, W.Mover] = {"destroy": moves_destroy, "swap": moves_swap, "wildling_choice": moves_wildling_choice}
-DO: dict[str, W.Doer] = {"destroy": do_destroy, "swap": do_swap, "wildling_choice": do_wildling_choice}
-AUTO: dict[str, W.Auto] = {"destroy": auto_destroy, "swap": auto_swap}
+TASKS: dict[str, Task] = {"attack": _attack, "wildling": _effect}
+MOVES: dict[str, Mover] = {"destroy": moves_destroy, "swap": moves_swap, "wildling_choice": moves_wildling_choice}
+DO: dict[str, Doer] = {"destroy": do_destroy, "swap": do_swap, "wildling_choice": do_wildling_choice}
+AUTO: dict[str, Auto] = {"destroy": auto_destroy, "swap": auto_swap}
 RULES_BY_KIND = {"destroy": RULE_WILDLINGS, "swap": RULE_WILDLINGS, "wildling_choice": RULE_WILDLINGS}
 PROMPTS = {
     "destroy": "Wildlings: destroy one of your units",
-    "swap": "Crow Killers: choose where to swap",
+    "swap": "Crow Killers: choose where a unit is swapped",
 }
 CHOICE_PROMPTS = {
     "preemptive-raid": "Preemptive Raid: destroy 2 of your units, or drop 2 places on your best track?",

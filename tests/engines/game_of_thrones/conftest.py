@@ -51,6 +51,11 @@ def plan(state: GameState, orders: Mapping[str, str], *, raven: bool = True) -> 
         play(state, top.seats[0], "raven_pass")
 
 
+MAX_LISTED = 300
+"""Every listed-move set stays small: a march, a muster, casualties and retreats are built step
+by step, never listed as every combination at once."""
+
+
 def random_game(players: int, seed: int, limit: int = 30000) -> Iterator[GameState]:
     """The state after each random legal move of a whole game (undo and unorder are rare)."""
     rng = random.Random(seed)
@@ -61,7 +66,9 @@ def random_game(players: int, seed: int, limit: int = 30000) -> Iterator[GameSta
         if not awaited:
             return
         s = rng.choice(awaited)
-        ENGINE.play(state, s, pick(rng, ENGINE.legal_moves(state, s)))
+        moves = ENGINE.legal_moves(state, s)
+        assert len(moves) <= MAX_LISTED, f"{len(moves)} moves listed for a {state.decisions.top} decision"
+        ENGINE.play(state, s, pick(rng, moves))
         yield state
     raise AssertionError("the game did not end")
 
@@ -70,6 +77,8 @@ def pick(rng: random.Random, moves: list[dict[str, Any]]) -> dict[str, Any]:
     """A random move, preferring progress: ready when allowed, few undos."""
     if {"type": "ready"} in moves and rng.random() < 0.7:
         return {"type": "ready"}
+    if {"type": "undo"} in moves and not any(m["type"] == "end_march" for m in moves) and rng.random() < 0.5:
+        return {"type": "undo"}  # a march staged beyond supply: step back rather than wander
     useful = [m for m in moves if m["type"] not in ("undo", "unorder")]
     if useful and rng.random() < 0.97:
         return rng.choice(useful)

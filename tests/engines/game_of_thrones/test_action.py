@@ -6,8 +6,8 @@ import pytest
 
 from engines.base import IllegalMove
 from engines.game_of_thrones import ENGINE
-from engines.game_of_thrones import engine as E
 from engines.game_of_thrones import rules as R
+from engines.game_of_thrones import shared as E
 from engines.game_of_thrones.state import CONSOLIDATE, MARCH, RAID
 
 from .conftest import plan, play, position, seat

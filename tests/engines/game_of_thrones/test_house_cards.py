@@ -9,8 +9,8 @@ import pytest
 
 from engines.base import IllegalMove
 from engines.game_of_thrones import ENGINE
-from engines.game_of_thrones import engine as E
-from engines.game_of_thrones.state import GameState
+from engines.game_of_thrones import shared as E
+from engines.game_of_thrones.state import GameState, Unit
 
 from .conftest import plan, play, position, seat
 from .test_combat import attack, basic, cards
@@ -271,9 +271,9 @@ def test_replacing_captured_ships_respects_supply_limits():
     state = port_position()
     lannister = seat(state, "lannister")
     state.supply[lannister] = 0  # armies of 2 and 2 at most
-    state.units["lannisport"] = [E.Unit("footman"), E.Unit("footman")]
+    state.units["lannisport"] = [Unit("footman"), Unit("footman")]
     state.owner["lannisport"] = lannister
-    state.units["stoney-sept"] = [E.Unit("footman"), E.Unit("footman")]
+    state.units["stoney-sept"] = [Unit("footman"), Unit("footman")]
     state.owner["stoney-sept"] = lannister
     assert [m["ships"] for m in ENGINE.legal_moves(state, lannister)] == [1, 0]
     with pytest.raises(IllegalMove) as err:

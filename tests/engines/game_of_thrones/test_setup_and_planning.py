@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from engines.base import IllegalMove
-from engines.game_of_thrones import ENGINE
+from engines.game_of_thrones import ENGINE, shared
 from engines.game_of_thrones import engine as engine_module
 from engines.game_of_thrones import rules as R
 from engines.game_of_thrones.components import HOUSES, SETUPS
@@ -109,7 +109,7 @@ def test_every_house_must_order_every_area_holding_its_units_before_ready():
     assert {"type": "ready"} not in moves
     with pytest.raises(IllegalMove, match="every area holding its units") as err:
         play(state, stark, "ready")
-    assert err.value.rule == engine_module.RULE_PLANNING
+    assert err.value.rule == shared.RULE_PLANNING
     for area in ("winterfell", "white-harbor", "the-shivering-sea"):
         play(state, stark, "order", area=area, order="defense-plus-one" if area != "winterfell" else "march")
     assert {"type": "ready"} in ENGINE.legal_moves(state, stark)
@@ -157,7 +157,7 @@ def test_special_orders_are_limited_by_king_s_court_stars_six_players():
                                                           "tyrell", "greyjoy")] == [3, 3, 2, 1, 0, 0]
     with pytest.raises(IllegalMove, match="only 0 special orders") as err:
         play(state, "greyjoy", "order", area="pyke", order="march-plus-one")
-    assert err.value.rule == engine_module.RULE_STARS
+    assert err.value.rule == shared.RULE_STARS
     play(state, "baratheon", "order", area="dragonstone", order="march-plus-one")
     with pytest.raises(IllegalMove, match="only 1 special orders"):
         play(state, "baratheon", "order", area="kingswood", order="defense-plus-two")
@@ -175,7 +175,7 @@ def test_restricted_orders_cannot_be_placed():
     state.restricted = ["march-plus-one"]
     with pytest.raises(IllegalMove, match="may not be placed this round") as err:
         play(state, "lannister", "order", area="lannisport", order="march-plus-one")
-    assert err.value.rule == engine_module.RULE_RESTRICTED
+    assert err.value.rule == shared.RULE_RESTRICTED
 
 
 def test_others_see_only_how_many_orders_are_placed_and_who_is_ready():
@@ -254,3 +254,10 @@ def test_the_raven_holder_may_keep_the_wildling_card_on_top_and_still_knows_it()
     play(state, lannister, "wildling", bury=False)
     assert state.wildling_deck[0] == top
     assert ENGINE.view(state, lannister)["wildling_top"] == top
+
+
+def test_the_round_a_game_is_in_is_told_for_replays():
+    state = ENGINE.new_game(3, 5, {})
+    assert ENGINE.round_of(state) == 1
+    state.round = 4
+    assert ENGINE.round_of(state) == 4

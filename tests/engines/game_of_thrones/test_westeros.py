@@ -10,7 +10,7 @@ import pytest
 
 from engines.base import IllegalMove
 from engines.game_of_thrones import ENGINE
-from engines.game_of_thrones import engine as E
+from engines.game_of_thrones import shared as E
 from engines.game_of_thrones import westeros as W
 from engines.game_of_thrones.components import WESTEROS_CARDS
 from engines.game_of_thrones.state import PLANNING, WESTEROS, GameState

@@ -1,0 +1,136 @@
+"""Planning: orders placed hidden and at once (one by one, changed until the house is ready),
+their reveal's Messenger Raven (swap an order, or look at the top wildling card and keep or bury
+it), and the orders ``determinize`` draws for other houses."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
+
+from engines.base import Move
+from engines.game_of_thrones import rules as R
+from engines.game_of_thrones.components import ORDERS, WILDLING_CARDS
+from engines.game_of_thrones.shared import Doer, Mover, area_name
+from engines.game_of_thrones.state import GameState, PlacedOrder
+from engines.kit import Decision, Log, Rng
+
+if TYPE_CHECKING:
+    from engines.game_of_thrones.engine import GameOfThrones
+
+
+def placed_orders(eng: GameOfThrones, state: GameState, seat: int) -> dict[str, str]:
+    return dict(state.planning.choices.get(seat) or {})
+
+
+def moves_orders(eng: GameOfThrones, state: GameState, seat: int, top: Decision | None) -> list[Move]:
+    """Planning: place (or replace) an order on an area holding your units, remove one, or
+    declare yourself ready once every area has an order (or no token fits the rest)."""
+    placed = placed_orders(eng, state, seat)
+    out: list[Move] = []
+    # the tokens' use counted once for the seat (this listing is the hottest code of a game),
+    # then, area by area, without the token already on that area (R.placeable's rule)
+    used = Counter(placed.values())
+    specials = sum(n for t, n in used.items() if ORDERS[t].special)
+    stars = R.star_limit(state, seat)
+    barred = state.restricted
+    for area in R.order_areas(state, seat):
+        mine = placed.get(area)
+        other_specials = specials - (1 if mine is not None and ORDERS[mine].special else 0)
+        for token, o in ORDERS.items():
+            if token == mine or token in barred or used[token] >= o.count:
+                continue  # (``token`` is not the area's own, so all its uses are elsewhere)
+            if o.special and other_specials >= stars:
+                continue
+            out.append({"type": "order", "area": area, "order": token})
+        if mine is not None:
+            out.append({"type": "unorder", "area": area})
+    if may_declare_ready(eng, state, seat, placed):
+        out.append(eng.MOVES.make("ready"))
+    return out
+
+
+def may_declare_ready(eng: GameOfThrones, state: GameState, seat: int, placed: Mapping[str, str]) -> bool:
+    """Rules §1.1: exactly one order on every area holding the house's units."""
+    for area in R.order_areas(state, seat):
+        if area not in placed and R.placeable(state, seat, placed, area):
+            return False
+    return True
+
+
+def do_orders(eng: GameOfThrones, state: GameState, seat: int, move: Move, top: Decision | None, log: Log) -> None:
+    placed = placed_orders(eng, state, seat)
+    if move["type"] == "order":
+        placed[move["area"]] = move["order"]
+        state.planning.choose(seat, placed)
+    elif move["type"] == "unorder":
+        del placed[move["area"]]
+        state.planning.choose(seat, placed)
+    else:
+        state.planning.declare_ready(seat)
+        log.say("{0} is ready", seat)
+
+
+def moves_raven(eng: GameOfThrones, state: GameState, seat: int, top: Decision | None) -> list[Move]:
+    """Seed, The Messenger Raven: swap one of your placed orders for an unused one (star
+    limit and restrictions still apply), or look at the top wildling card; or neither."""
+    placed = {a: o.token for a, o in state.orders.items() if o.seat == seat}
+    out = []
+    for area in sorted(placed):
+        for token in ORDERS:
+            if token != placed[area] and R.may_place(state, seat, placed, area, token) is None:
+                out.append(eng.MOVES.make("raven_swap", area=area, order=token))
+    if state.wildling_deck:
+        out.append(eng.MOVES.make("raven_look"))
+    out.append(eng.MOVES.make("raven_pass"))
+    return out
+
+
+def do_raven(eng: GameOfThrones, state: GameState, seat: int, move: Move, top: Decision | None, log: Log) -> None:
+    state.decisions.pop()
+    state.raven_used = True
+    if move["type"] == "raven_swap":
+        old = state.orders[move["area"]].token
+        state.orders[move["area"]] = PlacedOrder(seat, move["order"])
+        log.say("{0} uses the Messenger Raven: {old} in {area} becomes {new}", seat, old=ORDERS[old].name,
+                area=area_name(move["area"]), new=ORDERS[move["order"]].name)
+    elif move["type"] == "raven_look":
+        state.raven_saw = seat
+        log.say("{0} uses the Messenger Raven to look at the top wildling card", seat,
+                privately={seat: "You look at the top wildling card: {card}"},
+                card=WILDLING_CARDS[state.wildling_deck[0]]["name"])
+        state.decisions.push(Decision("wildling", [seat]))
+    else:
+        log.say("{0} does not use the Messenger Raven", seat)
+
+
+def moves_wildling(eng: GameOfThrones, state: GameState, seat: int, top: Decision | None) -> list[Move]:
+    return [eng.MOVES.make("wildling", bury=False), eng.MOVES.make("wildling", bury=True)]
+
+
+def do_wildling(eng: GameOfThrones, state: GameState, seat: int, move: Move, top: Decision | None, log: Log) -> None:
+    state.decisions.pop()
+    if move["bury"]:
+        state.wildling_deck.append(state.wildling_deck.pop(0))
+        state.raven_saw = None
+        state.wildling_known = 0  # only the raven holder knows the card now at the bottom
+        log.say("{0} puts the top wildling card at the bottom of the deck", seat)
+    else:
+        log.say("{0} leaves the top wildling card where it is", seat)
+
+
+def random_orders(eng: GameOfThrones, state: GameState, seat: int, n: int, rng: Rng) -> dict[str, str]:
+    areas = R.order_areas(state, seat)
+    rng.shuffle(areas)
+    placed: dict[str, str] = {}
+    for area in areas[:n]:
+        options = [t for t in ORDERS if R.may_place(state, seat, placed, area, t) is None]
+        if options:
+            placed[area] = rng.choice(options)
+    return placed
+
+
+MOVES: dict[str, Mover] = {"raven": moves_raven, "wildling": moves_wildling}
+
+
+DO: dict[str, Doer] = {"raven": do_raven, "wildling": do_wildling}

@@ -1,0 +1,56 @@
+"""What the engine's modules share: the rules named in refusals, the words for houses, areas and
+units in log lines, and the types of the decision tables (each decision kind has its moves, its
+effect and, where it may settle itself, an automatic end)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from engines.base import Move
+from engines.game_of_thrones.components import BOARD, HOUSES
+from engines.game_of_thrones.state import GameState
+from engines.kit import Decision, Log
+
+if TYPE_CHECKING:
+    from engines.game_of_thrones.engine import GameOfThrones
+
+RULE_TURN = "Turn order: only the awaited house decides now"
+RULE_PLANNING = "Planning phase: assign orders"
+RULE_STARS = "The King's Court track: special orders"
+RULE_RESTRICTED = "Westeros phase III: restricted orders"
+RULE_RAVEN = "The Messenger Raven token"
+RULE_RAID = "Action phase: resolve Raid orders"
+RULE_MARCH = "Action phase: resolve March orders"
+RULE_SUPPLY = "Supply: armies may never exceed the supply limit"
+RULE_ONE_ATTACK = "March orders: only one attack per March order"
+RULE_POWER_TOKEN = "March orders: establishing control with a Power token"
+RULE_SUPPORT = "Combat: call for support"
+RULE_CARDS = "Combat: choose and reveal house cards"
+RULE_BLADE = "The Valyrian Steel Blade token"
+RULE_CASUALTIES = "Combat: casualties"
+RULE_RETREAT = "Combat: retreats and routed units"
+RULE_CONSOLIDATE = "Action phase: resolve Consolidate Power orders"
+RULE_MUSTER = "Special Consolidate Power: mustering"
+RULE_ABILITY = "House card abilities"
+RULE_PORT = "Ports: taking control of an enemy port"
+
+Mover = Callable[["GameOfThrones", GameState, int, Decision], list[Move]]
+Doer = Callable[["GameOfThrones", GameState, int, Move, Decision, Log], None]
+Auto = Callable[["GameOfThrones", GameState, Decision, Log], bool]
+Task = Callable[["GameOfThrones", GameState, dict[str, Any], Log], None]
+
+
+def house_name(house: str) -> str:
+    return HOUSES[house].name
+
+
+def area_name(area: str) -> str:
+    return BOARD.areas[area].name
+
+
+def kinds_text(kinds: list[str]) -> str:
+    """Units by kind for a log line: "1 footman, 2 knights"."""
+    c = Counter(kinds)
+    return ", ".join(f"{n} {k}{'s' if n > 1 else ''}" for k, n in sorted(c.items())) or "no units"

@@ -1,0 +1,226 @@
+"""What each seat sees: the board, the tracks, the public part of hidden choices, the combat
+with its strength by part, the bids revealed, and the prompt with a label for every listed move."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING, Any
+
+from engines.base import Move, View
+from engines.game_of_thrones import combat as C
+from engines.game_of_thrones import planning as P
+from engines.game_of_thrones import rules as R
+from engines.game_of_thrones import westeros as W
+from engines.game_of_thrones import wildlings as WL
+from engines.game_of_thrones.components import BOARD, HOUSE_CARDS, HOUSES, ORDERS, TRACK_NAMES
+from engines.game_of_thrones.shared import area_name
+from engines.game_of_thrones.state import PLANNING, GameState
+from engines.kit import prompt
+
+if TYPE_CHECKING:
+    from engines.game_of_thrones.engine import GameOfThrones
+
+ABILITY_PROMPTS = {
+    "tyrion-lannister": "Tyrion Lannister: cancel your opponent's house card (they choose another)?",
+    "aeron-damphair": "Aeron Damphair: pay 2 Power tokens to use another house card instead?",
+    "queen-of-thorns": "Queen of Thorns: remove one of your opponent's orders next to the embattled area",
+    "doran-martell": "Doran Martell: move your opponent to the last place of which influence track?",
+    "renly-baratheon": "Renly Baratheon: upgrade a footman to a knight where?",
+    "cersei-lannister": "Cersei Lannister: remove one of the loser's orders from anywhere?",
+    "patchface": "Patchface: discard one card from your opponent's hand?",
+}
+
+def view(eng: GameOfThrones, state: GameState, seat: int | None) -> View:
+    return seat_view(eng, state, public_view(eng, state), seat, None)
+
+
+def views(eng: GameOfThrones, state: GameState, seats: Iterable[int | None],
+          legal: Mapping[int, list[Move]] | None = None) -> dict[int | None, View]:
+    """Every listed seat's view, the public part built once (each seat's equals ``view``)."""
+    public = public_view(eng, state)
+    return {s: seat_view(eng, state, public, s, legal.get(s) if legal is not None and s is not None else None)
+            for s in seats}
+
+
+def public_view(eng: GameOfThrones, state: GameState) -> dict[str, Any]:
+    """What every seat and the spectators see alike."""
+    areas = []
+    holders = {a: R.controller(state, a) for a in BOARD.areas}
+    for area in BOARD.areas:
+        entry: dict[str, Any] = {"id": area}
+        if area in state.units:
+            entry["units"] = [{"kind": u.kind, "routed": u.routed} for u in state.units[area]]
+            entry["seat"] = state.owner[area]
+        if area in state.tokens:
+            entry["power_token"] = state.tokens[area]
+        if area in state.garrisons:
+            entry["garrison"] = state.garrisons[area]
+        if area in state.neutral:
+            entry["neutral_force"] = state.neutral[area]
+        if area in state.blocked:
+            entry["blocked"] = True
+        holder = holders[area]
+        if holder is not None:
+            entry["controller"] = holder
+        if area in state.orders:
+            o = state.orders[area]
+            entry["order"] = {"seat": o.seat, "token": o.token}
+        if len(entry) > 1:
+            areas.append(entry)
+    castles = Counter(holders[a] for a in R.CASTLE_AREAS)
+    c = state.combat
+    combat = None
+    if c is not None:
+        combat = {"attacker": c.attacker, "defender": c.defender, "area": c.area, "from": c.origin,
+                  "army": list(c.army), "march": c.march, "supporters": dict(c.supporters),
+                  "cards": {str(s): v for s, v in c.card.items()},
+                  "chosen": c.cards.public()["chosen"] if c.cards.open else [],
+                  "my_card": None, "strength": {str(s): v for s, v in c.strength.items()},
+                  "winner": c.winner, "blade": c.blade, "breakdown": C.combat_breakdown(eng, state)}
+    top = state.decisions.top
+    planning = state.phase == PLANNING and state.planning.open
+    return {
+        "round": state.round, "phase": state.phase, "step": state.step, "seat": None,
+        "houses": list(state.houses), "areas": areas,
+        "tracks": {t: list(v) for t, v in state.tracks.items()},
+        "supply": list(state.supply), "power": list(state.power),
+        "power_pool": [R.power_pool(state, s) for s in range(state.seats)],
+        "castles": [castles[s] for s in range(state.seats)],
+        "hands": {str(s): sorted(h) for s, h in enumerate(state.hands)},
+        "discards": {str(s): list(d) for s, d in enumerate(state.discards)},
+        "planning": ({**state.planning.public(),
+                      "placed": {str(s): len(v or {}) for s, v in state.planning.choices.items()}}
+                     if planning else None),
+        "restricted": list(state.restricted),
+        "raven_used": state.raven_used, "blade_used": state.blade_used,
+        "wildlings": state.wildlings, "wildling_deck": len(state.wildling_deck),
+        "wildling_top": None,
+        "westeros_decks": {d: len(p) for d, p in state.westeros_decks.items()},
+        "westeros_cards": list(state.revealed),
+        "wildling_last": state.wildling_last or None,
+        "bids": ({**state.bids.public(), "mine": None} if state.bids.open else None),
+        "bid_results": [dict(r) for r in state.bid_results],
+        "combat": combat,
+        "decision": top.kind if top is not None else ("orders" if planning else None),
+        "awaited": sorted(eng.awaited(state)),
+        "winner": state.winner,
+        "prompt": None,
+    }
+
+
+def seat_view(eng: GameOfThrones, state: GameState, public: dict[str, Any], seat: int | None,
+              legal: list[Move] | None) -> View:
+    """The public part with what only ``seat`` sees: its own face-down orders, its chosen house
+    card, its bid, the wildling card it looked at, and its prompt."""
+    out = dict(public)
+    out["seat"] = seat
+    if seat is None:
+        return out
+    if state.phase == PLANNING and state.planning.open:
+        own = P.placed_orders(eng, state, seat)
+        if own:
+            out["areas"] = [{**e, "order": {"seat": seat, "token": own[e["id"]], "hidden": True}}
+                            if e["id"] in own and "order" not in e else e for e in public["areas"]]
+    c = state.combat
+    if c is not None and c.cards.open and public["combat"] is not None:
+        out["combat"] = {**public["combat"], "my_card": c.cards.own(seat)}
+    if state.bids.open and public["bids"] is not None:
+        out["bids"] = {**public["bids"], "mine": state.bids.own(seat)}
+    if seat == state.raven_saw and state.wildling_deck:
+        out["wildling_top"] = state.wildling_deck[0]
+    out["prompt"] = seat_prompt(eng, state, seat, legal)
+    return out
+
+
+def seat_prompt(eng: GameOfThrones, state: GameState, seat: int | None,
+                legal: list[Move] | None = None) -> dict[str, Any] | None:
+    if seat is None or seat not in eng.awaited(state):
+        return None
+    top = state.decisions.top
+    kind = top.kind if top is not None else "orders"
+    moves = legal if legal is not None else eng.legal_moves(state, seat)
+    texts = {
+        "orders": "Place an order on every area holding your units, then declare yourself ready",
+        "raven": "Messenger Raven: swap one of your orders, look at the top wildling card, or pass",
+        "wildling": "Keep the wildling card on top of the deck, or bury it at the bottom",
+        "raid": "Resolve one of your Raid orders",
+        "march": "Choose which March order to resolve",
+        "march_moves": "Move units one by one, then end the march",
+        "support": "Choose whom your Support orders back in this combat",
+        "cards": "Choose a house card for this combat",
+        "blade": "Use the Valyrian Steel Blade (+1)?",
+        "casualties": "Choose a unit to lose",
+        "retreat": "Choose where the defeated units retreat",
+        "consolidate": "Resolve one of your Consolidate Power orders",
+        "muster": "Muster units, then end mustering",
+        "port": "You took a port: replace the captured ships with your own?",
+        "supply_loss": "Supply: choose a unit to lose so the units that move fit your supply",
+    }
+    text = texts.get(kind) or W.PROMPTS.get(kind) or WL.PROMPTS.get(kind) or "Decide"
+    if kind == "ability" and top is not None:
+        text = ABILITY_PROMPTS[top.data["card"]]
+    if kind == "westeros_choice" and top is not None:
+        text = W.WESTEROS_CHOICE_PROMPTS[top.data["card"]]
+    if kind == "wildling_choice" and top is not None:
+        text = WL.CHOICE_PROMPTS[top.data["card"]]
+    return prompt(kind, text, moves, label, **(top.data if top else {}))
+
+
+def label(move: Move) -> str:
+    t = move["type"]
+    if t == "order":
+        return f"{ORDERS[move['order']].name} in {area_name(move['area'])}"
+    if t == "unorder":
+        return f"Take back the order in {area_name(move['area'])}"
+    if t == "raven_swap":
+        return f"Raven: {ORDERS[move['order']].name} in {area_name(move['area'])}"
+    if t == "raid":
+        return (f"Raid from {area_name(move['area'])} on {area_name(move['target'])}" if move["target"]
+                else f"Remove the raid in {area_name(move['area'])}")
+    if t in ("march", "consolidate", "muster"):
+        return f"{t.capitalize()} in {area_name(move['area'])}"
+    if t == "move":
+        return f"Move a {move['unit']} to {area_name(move['to'])}"
+    if t == "end_march":
+        return "End the march, leaving a Power token" if move["power"] else "End the march"
+    if t == "support":
+        return {"attacker": "Support the attacker", "defender": "Support the defender"}.get(
+            move["side"], "Support nobody")
+    if t == "card":
+        return HOUSE_CARDS[move["card"]].name
+    if t == "blade":
+        return "Use the blade" if move["use"] else "Keep the blade"
+    if t == "casualty":
+        return f"Lose a {move['unit']}"
+    if t == "retreat":
+        return f"Retreat to {area_name(move['to'])}"
+    if t == "recruit":
+        return f"{move['unit']} in {area_name(move['to'])}"
+    if t == "wildling":
+        return "Bury it" if move["bury"] else "Keep it on top"
+    if t == "replace":
+        return f"Replace {move['ships']} ship(s)" if move["ships"] else "Destroy them all"
+    if t == "ability":
+        return ability_label(move["choice"])
+    if t == "choose":
+        return W.OPTION_NAMES.get(move["option"]) or ability_label(move["option"])
+    if t == "bid":
+        return f"Bid {move['power']}"
+    if t == "rank":
+        return HOUSES[move["house"]].name
+    if t == "destroy":
+        return f"Destroy a {move['unit']} in {area_name(move['area'])}"
+    return {"ready": "Ready", "raven_look": "Look at the top wildling card", "raven_pass": "Pass",
+            "undo": "Undo the last step", "end_muster": "End mustering"}.get(t, str(t))
+
+
+def ability_label(choice: str) -> str:
+    if choice in BOARD.areas:
+        return area_name(choice)
+    if choice in HOUSE_CARDS:
+        return HOUSE_CARDS[choice].name
+    if choice in TRACK_NAMES:
+        return f"The {TRACK_NAMES[choice]} track"
+    return {"cancel": "Cancel the card", "keep": "Keep it", "none": "Nothing", "done": "Stop here",
+            "units": "Destroy 2 units"}.get(choice, choice)
