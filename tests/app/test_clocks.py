@@ -206,8 +206,11 @@ def test_a_simultaneous_decision_runs_every_awaited_seat_clock_and_times_each_ou
     assert expire(c, t["code"]) and expire(c, t["code"])
     keeper(c).now = utcnow
     shown = clock_of(c, t["code"])
-    assert shown["seq"] == 3, "both late voters were played for, once each"
-    assert sorted(x["seat"] for x in shown["clock"]["timeouts"]) == [0, 1]
+    # The keeper's own loop may go on to the next decision while the test's clock is still
+    # ahead of the stored move times, so only this decision's entries (seq 2 and 3) are judged.
+    assert shown["seq"] >= 3
+    late = sorted(x["seat"] for x in shown["clock"]["timeouts"] if x["seq"] <= 3)
+    assert late == [0, 1], "both late voters were played for, once each"
 
 
 def test_every_seat_and_spectator_is_sent_the_clocks_live(c: Any) -> None:
