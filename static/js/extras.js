@@ -1,5 +1,6 @@
 // What the table page needs only now and then, fetched on first need: the Undo button (while
-// the server says this seat may take back its last move) and, after the end, the replay links.
+// the server says this seat may take back its last move) and, after the end, its box and the
+// replay links.
 import { el } from "./kit.js";
 
 let bar = null;
@@ -45,4 +46,34 @@ export function chime() {
       osc.stop(t + i * 0.16 + 0.65);
     }
   } catch { /* no sound on this device */ }
+}
+
+// The end's box: the winner (unless the game's renderer names it), scores, play again, the seed.
+export function result(state, boot, nameOf, flash, box) {
+  const parts = [];
+  if (!state.ownResult) {
+    const winners = state.result.winners.map(nameOf);
+    parts.push(el("h2", { text: winners.length === 1 ? `${winners[0]} wins` : winners.length ? `Shared victory: ${winners.join(", ")}` : "Everyone loses — nobody wins" }),
+      el("p", { text: "Scores: " + state.result.scores.map((s, i) => `${nameOf(i)} ${String(s).replace("-", "−")}`).join(" · ") }));
+  }
+  const next = el("p", { class: "next-game" });
+  if (state.again) next.append(el("a", { class: "button primary play-again", href: boot.you ? location.pathname + "/again" : state.again.href, text: state.again.mine ? "Go to your new table" : `Join ${state.again.by}'s new table` }));
+  else if (boot.you) next.append(el("button", { type: "button", class: "primary play-again", onclick: (ev) => playAgain(ev, boot, flash), text: "Play again" }),
+    el("span", { class: "note", text: " — a new table of the same game; the others are invited on their pages." }));
+  parts.push(next);
+  box.replaceChildren(...parts);
+  if (state.seed) {
+    const record = `/api/tables/${boot.code}/record`;
+    document.getElementById("seed-reveal").replaceChildren("The seed is now revealed: ", el("code", { class: "hash", text: state.seed }),
+      " — ", el("a", { href: record, text: "the full record" }), " lets anyone replay and verify the game.");
+  }
+}
+
+async function playAgain(e, boot, flash) {
+  const button = e.currentTarget;
+  button.disabled = true;
+  const resp = await fetch(`${boot.api}/again`, { method: "POST" });
+  const body = await resp.json().catch(() => ({}));
+  if (!resp.ok) { flash(body.message || "A new table could not be set up."); button.disabled = false; return; }
+  location.href = body.seat_url;
 }

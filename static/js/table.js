@@ -196,33 +196,9 @@ function onError(msg) {
 
 // -- the waiting room ----------------------------------------------------------------------
 
+// drawn by a module fetched only while the table gathers (static/js/waiting.js)
 function renderWaiting() {
-  const t = state.table;
-  const list = $("gathered");
-  list.replaceChildren(...t.players.map((p) => el("li", {},
-    el("span", { class: "name", text: p.name }),
-    p.founder ? el("span", { class: "badge", text: "founder" }) : null,
-    p.is_bot ? botTag(p) : el("span", { class: `presence ${p.connected ? "on" : "off"}`, text: p.connected ? "here" : "away" }))));
-  const start = $("start");
-  if (start) {
-    const n = t.players.length;
-    const ok = n >= t.min_seats && n <= t.max_seats;
-    start.disabled = !ok;
-    $("start-hint").textContent = ok
-      ? `${n} players are seated. Begin when everyone is here.`
-      : `${boot.title} needs ${t.min_seats} to ${t.max_seats} players; ${n} ${n === 1 ? "has" : "have"} joined.`;
-  }
-}
-
-async function startGame() {
-  const button = $("start");
-  button.disabled = true;
-  const resp = await fetch(`${boot.api}/start`, { method: "POST" });
-  if (!resp.ok) {
-    const body = await resp.json().catch(() => ({}));
-    $("start-hint").textContent = body.message || "The game could not begin.";
-    button.disabled = false;
-  }
+  import("./waiting.js").then((m) => m.render(state.table, boot, botTag));
 }
 
 // -- around the board ----------------------------------------------------------------------
@@ -324,38 +300,13 @@ function setupSound() {
   head.append(button);
 }
 
-// The end: the game's renderer names the winner (once); this box offers what comes next.
+// The end: the game's renderer names the winner (once); the box offering what comes next is
+// drawn by a module fetched then (static/js/extras.js).
 function renderResult() {
   const box = $("result");
   if (!state.result) { box.hidden = true; return; }
   box.hidden = false;
-  const parts = [];
-  if (!state.ownResult) {
-    const winners = state.result.winners.map(nameOf);
-    parts.push(el("h2", { text: winners.length === 1 ? `${winners[0]} wins` : winners.length ? `Shared victory: ${winners.join(", ")}` : "Everyone loses — nobody wins" }),
-      el("p", { text: "Scores: " + state.result.scores.map((s, i) => `${nameOf(i)} ${String(s).replace("-", "−")}`).join(" · ") }));
-  }
-  const next = el("p", { class: "next-game" });
-  if (state.again) next.append(el("a", { class: "button primary play-again", href: boot.you ? location.pathname + "/again" : state.again.href, text: state.again.mine ? "Go to your new table" : `Join ${state.again.by}'s new table` }));
-  else if (boot.you) next.append(el("button", { type: "button", class: "primary play-again", onclick: playAgain, text: "Play again" }),
-    el("span", { class: "note", text: " — a new table of the same game; the others are invited on their pages." }));
-  parts.push(next);
-  box.replaceChildren(...parts);
-  extras();
-  if (state.seed) {
-    const record = `/api/tables/${boot.code}/record`;
-    $("seed-reveal").replaceChildren("The seed is now revealed: ", el("code", { class: "hash", text: state.seed }),
-      " — ", el("a", { href: record, text: "the full record" }), " lets anyone replay and verify the game.");
-  }
-}
-
-async function playAgain(e) {
-  const button = e.currentTarget;
-  button.disabled = true;
-  const resp = await fetch(`${boot.api}/again`, { method: "POST" });
-  const body = await resp.json().catch(() => ({}));
-  if (!resp.ok) { flash(body.message || "A new table could not be set up."); button.disabled = false; return; }
-  location.href = body.seat_url;
+  import("./extras.js").then((m) => { m.result(state, boot, nameOf, flash, box); extras(); });
 }
 
 function loadRenderer() {
@@ -579,7 +530,7 @@ function setup() {
   // the seats this browser holds, for the front page's "Your tables"
   if (boot.you) try { const k = "parlour.seats", t = boot.socket.slice(10); localStorage[k] = JSON.stringify([{ token: t, code: boot.code }, ...JSON.parse(localStorage[k] || "[]").filter((s) => s.token !== t)].slice(0, 100)); } catch {}
   const start = $("start");
-  if (start) start.addEventListener("click", startGame);
+  if (start) start.addEventListener("click", () => import("./waiting.js").then((m) => m.start(boot)));
   const form = $("chat-form");
   // the text stays in the box until the server has taken it; a refusal is shown in the chat
   if (form) form.addEventListener("submit", (e) => {

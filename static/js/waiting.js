@@ -1,0 +1,32 @@
+// The waiting room: who has sat down, and the founder's button to begin. Fetched only while a
+// table gathers, so a game's page carries none of it.
+import { el } from "./kit.js";
+
+const $ = (id) => document.getElementById(id);
+
+export function render(t, boot, botTag) {
+  $("gathered").replaceChildren(...t.players.map((p) => el("li", {},
+    el("span", { class: "name", text: p.name }),
+    p.founder ? el("span", { class: "badge", text: "founder" }) : null,
+    p.is_bot ? botTag(p) : el("span", { class: `presence ${p.connected ? "on" : "off"}`, text: p.connected ? "here" : "away" }))));
+  const start = $("start");
+  if (start) {
+    const n = t.players.length;
+    const ok = n >= t.min_seats && n <= t.max_seats;
+    start.disabled = !ok;
+    $("start-hint").textContent = ok
+      ? `${n} players are seated. Begin when everyone is here.`
+      : `${boot.title} needs ${t.min_seats} to ${t.max_seats} players; ${n} ${n === 1 ? "has" : "have"} joined.`;
+  }
+}
+
+export async function start(boot) {
+  const button = $("start");
+  button.disabled = true;
+  const resp = await fetch(`${boot.api}/start`, { method: "POST" });
+  if (!resp.ok) {
+    const body = await resp.json().catch(() => ({}));
+    $("start-hint").textContent = body.message || "The game could not begin.";
+    button.disabled = false;
+  }
+}
