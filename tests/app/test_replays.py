@@ -21,6 +21,7 @@ from app.takeback import History
 from engines.base import new_game
 from engines.london import ENGINE as LONDON
 from engines.registry import load_engines
+from tests.support.play import started_pair
 
 GAMES = ("engines.london:ENGINE", "engines.tower_of_london:ENGINE")
 
@@ -37,11 +38,7 @@ def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
 
 
 def started(client: TestClient, game: str = "tower_of_london") -> dict[str, Any]:
-    t = client.post("/api/tables", json={"game": game, "name": "Ada"}).json()
-    bea = client.post(f"/api/tables/{t['code']}/join", json={"name": "Bea"}).json()
-    assert client.post(f"/api/seats/{t['seat_token']}/start").status_code == 200
-    by_seat = {client.get(f"/api/seats/{tok}").json()["seat"]: tok for tok in (t["seat_token"], bea["seat_token"])}
-    return {"code": t["code"], "by_seat": by_seat}
+    return started_pair(client, game)
 
 
 @pytest.fixture(scope="module")

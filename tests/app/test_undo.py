@@ -17,6 +17,7 @@ from app.config import Settings
 from app.main import create_app
 from app.record import verify_record
 from engines.registry import load_engines
+from tests.support.play import started_pair
 
 LONDON, TOWER = "engines.london:ENGINE", "engines.tower_of_london:ENGINE"
 
@@ -34,11 +35,7 @@ def client(db_url: str) -> Iterator[TestClient]:
 
 def london(client: TestClient, game: str = "london") -> dict[str, Any]:
     """A started two-player table: its code and the seat tokens by seat."""
-    t = client.post("/api/tables", json={"game": game, "name": "Ada"}).json()
-    bea = client.post(f"/api/tables/{t['code']}/join", json={"name": "Bea"}).json()
-    assert client.post(f"/api/seats/{t['seat_token']}/start").status_code == 200
-    by_seat = {client.get(f"/api/seats/{tok}").json()["seat"]: tok for tok in (t["seat_token"], bea["seat_token"])}
-    return {"code": t["code"], "by_seat": by_seat}
+    return started_pair(client, game)
 
 
 def seat(client: TestClient, token: str) -> dict[str, Any]:

@@ -50,3 +50,12 @@ def moves_of(message: dict[str, Any]) -> list[dict[str, Any]]:
     if isinstance(prompt, dict) and isinstance(prompt.get("choices"), list):
         return [c["move"] for c in prompt["choices"]]
     return list(message.get("moves", []))
+
+
+def started_pair(client: Any, game: str) -> dict[str, Any]:
+    """A started two-player table (Ada and Bea): its code and the seat tokens by seat."""
+    t = client.post("/api/tables", json={"game": game, "name": "Ada"}).json()
+    bea = client.post(f"/api/tables/{t['code']}/join", json={"name": "Bea"}).json()
+    assert client.post(f"/api/seats/{t['seat_token']}/start").status_code == 200
+    by_seat = {client.get(f"/api/seats/{tok}").json()["seat"]: tok for tok in (t["seat_token"], bea["seat_token"])}
+    return {"code": t["code"], "by_seat": by_seat}
