@@ -13,7 +13,7 @@ time on ``--tables`` tables at once, each finished game replaced by a new table,
 the tables in its memory after the first 200 games, every ``--every`` games and at least every
 ``--interval`` seconds, to stdout and to ``--progress``; fetches every finished game's record as
 it finishes and replays it (`parlour verify`'s check): nothing may be lost. The games run one
-after another; ``--got`` adds A Game of Thrones (hosted through PARLOUR_ENGINES).
+after another. A Game of Thrones is played with the client's "progress" moves (``POLICIES``).
 
 table-cost: plays seeded random games in this process and builds the live table move by move
 as the server does (``LiveTable.follow``), measuring it with tracemalloc: its largest size, and
@@ -65,6 +65,12 @@ NODE_CLIENT = ROOT / "bench" / "node"
 TRACE_HOOK = ROOT / "bench" / "tracemalloc_hook"
 NAMES = ("Ada", "Bob", "Cy", "Di", "Ed", "Flo")
 GAME_OF_THRONES = "engines.game_of_thrones:ENGINE"
+POLICIES = {"game_of_thrones": "progress"}
+"""The load client's move policy for a game soaked with other than random legal moves: a random
+A Game of Thrones game at six seats is about 4,600 moves (orders placed and taken back, march
+steps undone); "progress" (bench/node/load_client.mjs, pickMove) plays full games by the rules
+in about 360 moves at three seats. A soak measures memory against history: which legal moves
+are played does not matter, as long as the games are whole."""
 
 
 def hosted(extra: tuple[str, ...] = ()) -> dict[str, Engine]:
@@ -359,6 +365,7 @@ def soak_one(gid: str, engines: dict[str, Engine], paths: tuple[str, ...], a: ar
              say: Progress) -> dict[str, Any]:
     engine = engines[gid]
     seats = a.seats or engine.max_seats
+    policy = a.policy or POLICIES.get(gid, "random")
     traces = tmp / f"{gid}.traces"
     trace_env = {}
     if a.probe or a.trace:  # the server tells what its allocators hold on SIGUSR1 (bench/tracemalloc_hook)
@@ -373,7 +380,7 @@ def soak_one(gid: str, engines: dict[str, Engine], paths: tuple[str, ...], a: ar
             subprocess.run(["npm", "install", "--no-audit", "--no-fund", "--silent"], cwd=NODE_CLIENT, check=True)
         cmd = ["node", str(NODE_CLIENT / "load_client.mjs"), "--urls", server.base, "--tables", str(a.tables),
                "--seats", str(seats), "--think", "0", "--game", gid, "--duration", "0", "--warmup", "0",
-               "--games", str(a.games), "--stall", str(a.stall)]
+               "--games", str(a.games), "--stall", str(a.stall), "--policy", policy]
         if not a.no_pin and shutil.which("taskset"):
             cmd = ["taskset", "-c", "1", *cmd]
         rss_start = server.rss_mb()
@@ -408,8 +415,8 @@ def soak_one(gid: str, engines: dict[str, Engine], paths: tuple[str, ...], a: ar
                 f"{row['verified']}, problems {row['problems']}, {row['s']} s")
             return row
 
-        say(f"{gid}: soak of {a.games} games on {a.tables} tables of {seats} seats; server RSS at start "
-            f"{rss_start:.1f} MB")
+        say(f"{gid}: soak of {a.games} games on {a.tables} tables of {seats} seats, {policy} moves; server RSS at "
+            f"start {rss_start:.1f} MB")
         last_sample = time.perf_counter()
         at_200: dict[str, Any] | None = None
 
@@ -439,7 +446,8 @@ def soak_one(gid: str, engines: dict[str, Engine], paths: tuple[str, ...], a: ar
         verifier.join()
         after = sample("records verified: ")
         moves = sum(seq for _, seq in finished)
-        row = {"game": gid, "seats": seats, "tables": a.tables, "games": len(finished), "target_games": a.games,
+        row = {"game": gid, "seats": seats, "policy": policy, "tables": a.tables, "games": len(finished),
+               "target_games": a.games,
                "stopped": stopped, "moves": moves, "moves_stored": end["moves_stored"],
                "moves_s": round(end["moves_stored"] / end["s"], 1), "round_trips_s": result.get("moves_s"),
                "errors": result.get("errors"), "error_kinds": result.get("error_kinds"),
@@ -531,6 +539,8 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
     p.add_argument("--every", type=int, default=500, help="soak: report RSS every N games")
     p.add_argument("--interval", type=float, default=300, help="soak: and at least every N s (at a game's end)")
     p.add_argument("--minutes", type=float, default=0, help="soak: stop each game's run after this long (0: never)")
+    p.add_argument("--policy", choices=("random", "progress"),
+                   help="soak: the client's moves (default: random, progress for A Game of Thrones)")
     p.add_argument("--stall", type=float, default=120, help="soak: a table without a new view this long fails the run")
     p.add_argument("--progress", help="soak: append progress lines to this file as they come")
     p.add_argument("--probe", action="store_true",
