@@ -1,6 +1,6 @@
 // Parlour's load client in Node (the same technology as the peer's load client), driven by
 // bench/load.py --client node. One websocket per seat; every awaited seat plays a random legal
-// move (with --policy progress, one that makes progress: pickMove) after a think time uniform in
+// move (with --policy progress, one that makes progress: policy.mjs) after a think time uniform in
 // [0.5, 1.5] x think. Round trip = a move sent until every seat of that table holds the new
 // view. Prints "WINDOW_START" and "WINDOW_END" lines (the orchestrator samples the server's CPU
 // there), then one JSON line of figures.
@@ -9,6 +9,7 @@
 // a line on stderr saying why (a socket the server closed, a table it could not set up, a
 // table with no new view for --stall seconds, or nothing left to wait for).
 import WebSocket from "ws";
+import { pickMove } from "./policy.mjs";
 
 const args = Object.fromEntries(process.argv.slice(2).reduce((acc, a, i, all) => {
   if (a.startsWith("--")) acc.push([a.slice(2), all[i + 1]]);
@@ -21,7 +22,7 @@ const NAMES = ["Ada", "Bob", "Cy", "Di", "Ed", "Flo"];
 // --games N (the soak, bench/soak.py): play until N games have finished, printing
 // "FINISHED code seq" for each, then the figures; the window is the whole run.
 const GAMES = +(args.games || 0);
-// --policy progress (the soak of A Game of Thrones): moves that make progress, see pickMove.
+// --policy progress (the soak of A Game of Thrones): moves that make progress (policy.mjs).
 const POLICY = args.policy || "random";
 // A table with no new view for this long has stalled (a refused move, a lost message).
 const STALL_MS = +(args.stall || 120) * 1000;
@@ -54,24 +55,6 @@ const movesOf = (msg) => {
   const p = msg.view && msg.view.prompt;
   return p && Array.isArray(p.choices) ? p.choices.map((c) => c.move) : (msg.moves || []);
 };
-const anyOf = (list) => list[Math.floor(Math.random() * list.length)];
-// "random": any legal move. "progress": a full game by the rules in far fewer moves, as the
-// easy bot plays (a random Game of Thrones game at six seats is about 4,600 moves, mostly orders
-// placed and taken back): "ready" when listed; an order only on an area still without one (those
-// with one list an "unorder"); never "unorder" or "undo" unless nothing else is listed; "end_march"
-// half the time it is listed. It never cycles: a march step that leaves only "undo" listed is
-// undone, and the next choice ends the march half the time; and 3 % of the choices are any
-// listed move, so no other position can hold it either.
-function pickMove(moves) {
-  if (POLICY !== "progress" || Math.random() < 0.03) return anyOf(moves);
-  const ready = moves.filter((m) => m.type === "ready");
-  if (ready.length) return ready[0];
-  const ends = moves.filter((m) => m.type === "end_march");
-  if (ends.length && Math.random() < 0.5) return anyOf(ends);
-  const ordered = new Set(moves.filter((m) => m.type === "unorder").map((m) => m.area));
-  const kept = moves.filter((m) => m.type !== "unorder" && m.type !== "undo" && !(m.type === "order" && ordered.has(m.area)));
-  return anyOf(kept.length ? kept : moves);
-}
 const err = (k) => { stats.errors[k] = (stats.errors[k] || 0) + 1; };
 // fetch's own message is "fetch failed"; what failed is in its cause.
 const why = (e) => `${e.message}${e.cause ? ` (${e.cause.code || ""} ${e.cause.message})` : ""}`;
@@ -178,7 +161,7 @@ class Table {
       if (stopping) return;
       const m = this.latest[i];
       if (!this.sentAt.has(m.seq + 1)) this.sentAt.set(m.seq + 1, performance.now());
-      const move = pickMove(m.moves);
+      const move = pickMove(POLICY, m.moves);
       this.socks[i].send(JSON.stringify({ type: "move", seq: m.seq, move }));
     };
     // As the peer's client does: setTimeout(0) waits at least 1 ms in Node, setImmediate does not.

@@ -4,7 +4,9 @@ and a record with a move lost or changed does not verify."""
 
 from __future__ import annotations
 
+import json
 import random
+import subprocess
 import sys
 import textwrap
 import time
@@ -15,7 +17,7 @@ from typing import Any
 import pytest
 
 from app.tokens import seed_hash
-from bench.soak import ClientFailed, follow_client, hosted, main, record_problems, traced_growth
+from bench.soak import NODE_CLIENT, ClientFailed, follow_client, hosted, main, record_problems, traced_growth
 from engines.base import new_game, rules_version
 
 
@@ -76,6 +78,61 @@ def test_a_client_asked_to_stop_at_the_time_limit_ends_with_its_figures(tmp_path
     result = follow_client(endless, tmp_path / "client.err", lambda code, seq: seen.append(code),
                            deadline=time.perf_counter() + 0.3)
     assert result["asked_to_stop"] and result["games_finished"] >= len(seen) > 0
+
+
+# -- the progress policy (A Game of Thrones' soak) ---------------------------------------------------
+
+def test_the_soak_plays_a_whole_game_of_thrones_game_in_a_few_hundred_moves_and_its_record_verifies(tmp_path: Path):
+    (row,) = main(["soak", "--only", "game_of_thrones", "--games", "1", "--tables", "1", "--seats", "3",
+                   "--no-pin", "--stall", "60", "--out", str(tmp_path / "soak.jsonl")])
+    assert row["policy"] == "progress" and row["games"] == 1 and row["stopped"] is None
+    assert row["verified"] == 1 and row["problems"] == [] and row["errors"] == 0
+    # Random legal moves take about 2,400 at three seats (orders placed and taken back).
+    assert 100 < row["moves"] < 1200
+
+
+def picks(script: str) -> Any:
+    """What bench/node/policy.mjs chooses, run by Node: ``script`` prints one JSON value."""
+    code = f"import {{ pickMove }} from {json.dumps((NODE_CLIENT / 'policy.mjs').as_uri())};\n{script}"
+    out = subprocess.run(["node", "--input-type=module", "-e", code], capture_output=True, text=True, check=True)
+    return json.loads(out.stdout)
+
+
+def test_the_progress_policy_backs_out_of_a_march_step_that_leaves_only_undo_and_ends_the_march():
+    # The trap an undo-refusing policy cycles in: after one "move" only "undo" is listed.
+    steps = picks("""
+        const staged = [{type: "move", unit: "footman", to: "blackwater"}, {type: "end_march", power: false},
+                        {type: "undo"}];
+        const steps = [];
+        for (let run = 0; run < 200; run++) {
+          let n = 0;
+          for (let moves = staged; ; n++) {
+            const m = pickMove("progress", moves);
+            if (m.type === "end_march") break;
+            moves = m.type === "move" ? [{type: "undo"}] : staged;
+          }
+          steps.push(n);
+        }
+        console.log(JSON.stringify(steps));
+    """)
+    assert len(steps) == 200 and max(steps) < 60 and sum(steps) / len(steps) < 4
+
+
+def test_the_progress_policy_readies_and_orders_only_areas_without_an_order():
+    chosen = picks("""
+        const planning = [{type: "order", area: "winterfell", order: "march"},
+                          {type: "order", area: "the-eyrie", order: "raid"},
+                          {type: "unorder", area: "winterfell"}];
+        const out = {ready: 0, eyrie: 0, n: 1000};
+        for (let i = 0; i < out.n; i++) {
+          if (pickMove("progress", [...planning, {type: "ready"}]).type === "ready") out.ready++;
+          const m = pickMove("progress", planning);
+          if (m.type === "order" && m.area === "the-eyrie") out.eyrie++;
+        }
+        console.log(JSON.stringify(out));
+    """)
+    # All but the 3 % of any listed move.
+    assert chosen["ready"] > 900 and chosen["eyrie"] > 900
 
 
 # -- records -------------------------------------------------------------------------------------
