@@ -235,26 +235,47 @@ class Progress:
 class Verifier(threading.Thread):
     """Every finished game's published record, fetched and replayed (`parlour verify`'s check)
     as the games finish: the table is then still in the server's memory, so fetching its
-    record costs the server little, and a run cut short has verified what it played."""
+    record costs the server little, and a run cut short has verified what it played. Each
+    problem is said as it is found (``say``); a fetch that fails is tried again ``attempts``
+    times in all before the record counts as lost (a starved server can be slow to answer)."""
 
-    def __init__(self, base: str, engines: dict[str, Engine]) -> None:
+    def __init__(self, base: str, engines: dict[str, Engine], say: Callable[[str], None] = print,
+                 attempts: int = 3, timeout: float = 120) -> None:
         super().__init__(name="verifier", daemon=True)
         self.base = base
         self.engines = engines
+        self.say = say
+        self.attempts = attempts
+        self.timeout = timeout
         self.todo: queue.SimpleQueue[tuple[str, int] | None] = queue.SimpleQueue()
         self.verified = 0
         self.problems: list[str] = []
 
+    def fetch(self, c: httpx.Client, code: str) -> Any:
+        for attempt in range(1, self.attempts + 1):
+            try:
+                r = c.get(f"/api/tables/{code}/record")
+                if r.status_code < 500 and r.status_code != 429:
+                    return r.json()
+                why = f"HTTP {r.status_code} {r.text[:200]}"
+            except (httpx.HTTPError, ValueError) as exc:
+                why = repr(exc)
+            if attempt == self.attempts:
+                raise RuntimeError(f"{self.attempts} attempts, the last: {why}")
+            self.say(f"the record of {code} could not be fetched ({why}); trying again")
+            time.sleep(2 ** attempt)
+
     def run(self) -> None:
-        with httpx.Client(base_url=self.base, timeout=120) as c:
+        with httpx.Client(base_url=self.base, timeout=self.timeout) as c:
             while (item := self.todo.get()) is not None:
                 code, seq = item
                 try:
-                    found = record_problems(c.get(f"/api/tables/{code}/record").json(), seq, self.engines)
+                    found = record_problems(self.fetch(c, code), seq, self.engines)
                 except Exception as exc:  # a record that cannot be fetched is a record lost
-                    found = [f"the record could not be fetched: {exc!r}"]
+                    found = [f"the record could not be fetched: {exc}"]
                 if found:
                     self.problems += [f"{code}: {p}" for p in found]
+                    self.say(f"PROBLEM with the record of {code} ({seq} moves): {'; '.join(found)}")
                 else:
                     self.verified += 1
 
@@ -386,7 +407,7 @@ def soak_one(gid: str, engines: dict[str, Engine], paths: tuple[str, ...], a: ar
         rss_start = server.rss_mb()
         if a.trace:
             start_tracing(server, traces)
-        verifier = Verifier(server.base, engines)
+        verifier = Verifier(server.base, engines, lambda line: say(f"{gid}: {line}"))
         verifier.start()
         finished: list[tuple[str, int]] = []
         samples: list[dict[str, Any]] = []

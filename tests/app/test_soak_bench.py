@@ -9,15 +9,19 @@ import random
 import subprocess
 import sys
 import textwrap
+import threading
 import time
 import tracemalloc
+from collections.abc import Iterator
+from contextlib import contextmanager
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from app.tokens import seed_hash
-from bench.soak import NODE_CLIENT, ClientFailed, follow_client, hosted, main, record_problems, traced_growth
+from bench.soak import NODE_CLIENT, ClientFailed, Verifier, follow_client, hosted, main, record_problems, traced_growth
 from engines.base import new_game, rules_version
 
 
@@ -169,6 +173,62 @@ def test_a_record_verifies_only_with_every_move_seen_stored_and_unchanged():
         new_game(engines["tower_of_london"], 2, 0x50A4, {}), first["seat"]) if m != first["move"])
     assert record_problems({**record, "moves": [{**first, "move": other}, *rest]}, seen, engines)
     assert record_problems({"error": "not_finished"}, seen, engines) == ["no record: {'error': 'not_finished'}"]
+
+
+@contextmanager
+def record_server(record: dict[str, Any], failures: int) -> Iterator[tuple[str, list[int]]]:
+    """A real HTTP server publishing ``record`` after answering 503 ``failures`` times."""
+    answered: list[int] = []
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            status = 503 if len(answered) < failures else 200
+            answered.append(status)
+            body = json.dumps(record if status == 200 else {"error": "busy"}).encode()
+            self.send_response(status)
+            self.send_header("content-type", "application/json")
+            self.send_header("content-length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args: Any) -> None:
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}", answered
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def verified(base: str, seq: int, attempts: int) -> tuple[Verifier, list[str]]:
+    said: list[str] = []
+    verifier = Verifier(base, hosted(), said.append, attempts=attempts, timeout=30)
+    verifier.start()
+    verifier.todo.put(("SOAK01", seq))
+    verifier.todo.put(None)
+    verifier.join(timeout=60)
+    return verifier, said
+
+
+def test_a_record_the_server_was_too_busy_to_give_is_fetched_again_and_verifies():
+    record = published_record("tower_of_london", 2, 0x50A4)
+    with record_server(record, failures=1) as (base, answered):
+        verifier, said = verified(base, len(record["moves"]), attempts=3)
+    assert answered == [503, 200] and verifier.verified == 1 and verifier.problems == []
+    assert said == ['the record of SOAK01 could not be fetched (HTTP 503 {"error": "busy"}); trying again']
+
+
+def test_a_record_never_fetched_counts_as_lost_and_is_said_at_once():
+    record = published_record("tower_of_london", 2, 0x50A4)
+    with record_server(record, failures=5) as (base, answered):
+        verifier, said = verified(base, len(record["moves"]), attempts=2)
+    assert answered == [503, 503] and verifier.verified == 0
+    assert verifier.problems == [
+        'SOAK01: the record could not be fetched: 2 attempts, the last: HTTP 503 {"error": "busy"}']
+    assert said[-1].startswith("PROBLEM with the record of SOAK01") and "2 attempts" in said[-1]
 
 
 # -- finding growth ------------------------------------------------------------------------------
