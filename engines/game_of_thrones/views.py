@@ -167,7 +167,27 @@ def seat_prompt(eng: GameOfThrones, state: GameState, seat: int | None,
     return prompt(kind, text, moves, label, **(top.data if top else {}))
 
 
+_LABELS: dict[tuple[tuple[str, Any], ...], str] = {}
+
+
 def label(move: Move) -> str:
+    """A listed move's label; kept once made: a prompt lists dozens of moves after every move
+    at the table (a planning seat's every order on every area), and a move's label never
+    changes. The moves of a game are finitely many; the store is emptied if it ever fills."""
+    key = tuple(move.items())
+    try:
+        return _LABELS[key]
+    except KeyError:
+        pass
+    except TypeError:  # a value that cannot be a key: made each time
+        return make_label(move)
+    if len(_LABELS) >= 20_000:
+        _LABELS.clear()
+    text = _LABELS[key] = make_label(move)
+    return text
+
+
+def make_label(move: Move) -> str:
     t = move["type"]
     if t == "order":
         return f"{ORDERS[move['order']].name} in {area_name(move['area'])}"
