@@ -160,7 +160,7 @@ class ClockKeeper:
         if clock is not None and announce:
             live = self.live.cached(table_id)
             if live is not None and live.showable:
-                data = orjson.dumps(self.message(live, clock)).decode()
+                data = orjson.dumps(self.message(live, clock))
                 for conn in list(self.hub.rooms.get(table_id, ())):
                     conn.send_raw(data)
         return clock
