@@ -6,6 +6,7 @@ import asyncio
 import contextlib
 import gc
 import logging
+import sys
 from typing import Annotated, Any
 
 from fastapi import Depends, Request
@@ -29,6 +30,7 @@ from app.tokens import hash_token, normalize_code
 from engines.base import Engine
 from engines.registry import load_engines
 
+SWITCH_INTERVAL = 0.0005  # seconds a thread waits for the interpreter lock before it is handed over
 log = logging.getLogger("parlour")
 
 
@@ -69,6 +71,10 @@ class Parlour:
         gc.collect()
         gc.freeze()
         gc.set_threshold(20_000, 20, 50)
+        # The journal's thread (app/journal.py) takes the interpreter lock back after each
+        # SQLite call; while the event loop is busy building views it waited up to the default
+        # switch interval (5 ms) each time, and every move of the batch waited with it.
+        sys.setswitchinterval(SWITCH_INTERVAL)
         self._sweeper = asyncio.create_task(self._sweep())
         self.bots.start()
 
