@@ -3,6 +3,8 @@ reveal) and the Messenger Raven."""
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from engines.base import IllegalMove
@@ -261,3 +263,37 @@ def test_the_round_a_game_is_in_is_told_for_replays():
     assert ENGINE.round_of(state) == 1
     state.round = 4
     assert ENGINE.round_of(state) == 4
+
+
+def test_a_planning_seat_lists_exactly_the_orders_the_rules_allow_and_ready_when_allowed():
+    """The planning listing (counted in one pass for speed) against the rules themselves: every
+    order ``R.may_place`` allows on each area holding the seat's units (never the area's own
+    token), a removal for each placed order, and ready exactly when ``may_declare_ready``."""
+    from engines.game_of_thrones import planning as P
+    from engines.game_of_thrones.components import ORDERS
+
+    rng = random.Random(3)
+    listings = 0
+    for game in range(12):
+        state = ENGINE.new_game(3 + game % 4, 40 + game, {})
+        if game % 3 == 0:  # Westeros III: some tokens barred this round
+            state.restricted = rng.sample(sorted(ORDERS), 3)
+        while state.phase == PLANNING and state.decisions.top is None:
+            awaited = sorted(ENGINE.to_act(state))
+            for s in awaited:
+                placed = state.planning.choices.get(s) or {}
+                expected = []
+                for area in R.order_areas(state, s):
+                    expected += [{"type": "order", "area": area, "order": t} for t in ORDERS
+                                 if t != placed.get(area) and R.may_place(state, s, placed, area, t) is None]
+                    if area in placed:
+                        expected.append({"type": "unorder", "area": area})
+                if P.may_declare_ready(ENGINE, state, s, placed):
+                    expected.append({"type": "ready"})
+                assert ENGINE.legal_moves(state, s) == expected
+                listings += 1
+            s = rng.choice(awaited)
+            moves = ENGINE.legal_moves(state, s)
+            ENGINE.play(state, s, {"type": "ready"} if {"type": "ready"} in moves and rng.random() < 0.2
+                        else rng.choice(moves))
+    assert listings > 300
