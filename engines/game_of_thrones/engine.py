@@ -345,8 +345,8 @@ class GameOfThrones(KitEngine[GameState]):
 
     # -- hidden information -----------------------------------------------------------------------
     def determinize(self, state: GameState, seat: int | None, rng: Rng) -> GameState:
-        """Re-draw what ``seat`` cannot see: others' face-down orders (the same number placed, on
-        their areas), others' chosen house cards, others' bids, the wildling deck and the Westeros
+        """Re-draw what ``seat`` cannot see: others' face-down orders (their kinds: where they lie is
+        public), others' chosen house cards, others' bids, the wildling deck and the Westeros
         decks (but the cards seen: the top wildling card for the seat that looked, the cards
         revealed at the bottom), and the generator."""
         out = copy.deepcopy(state)
@@ -354,8 +354,7 @@ class GameOfThrones(KitEngine[GameState]):
             for s in list(out.planning.choices):
                 if s == seat:
                     continue
-                n = len(out.planning.choices[s] or {})
-                out.planning.choices[s] = P.random_orders(self, out, s, n, rng)
+                out.planning.choices[s] = P.random_kinds(self, out, s, out.planning.choices[s] or {}, rng)
         c = out.combat
         if c is not None and c.cards.open:
             top = out.decisions.top
