@@ -200,6 +200,10 @@ class GameOfThrones(KitEngine[GameState]):
     def static_view(self, state: GameState) -> View:
         return static_data()
 
+    def seat_labels(self, state: GameState) -> list[str]:
+        """Each seat's house (private chats name their members by house: "Stark (Ada)")."""
+        return [house_name(h) for h in state.houses]
+
     # -- the round ------------------------------------------------------------------------------
     def _start_round(self, state: GameState, log: Log) -> None:
         """Seed, the game round: Westeros (not in round 1), Planning, Action."""
