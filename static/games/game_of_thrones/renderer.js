@@ -163,12 +163,14 @@ function unitsAt(cx, cy, units, house, routedClass = true) {
 
 function orderToken(view, order, x, y) {
   const house = houseOf(view, order.seat);
-  const g = svg("g", { class: `order${order.token ? " up" : " down"}${order.hidden ? " mine" : ""}`, transform: `translate(${x} ${y})` });
+  // face down (another house's, before the reveal): its back, in the house's colour with a ring
+  // and the house's letter; one's own face-down orders are drawn face up, with a dashed rim
+  const g = svg("g", { class: `order${order.token ? " up" : " down"}${order.hidden && order.token ? " mine" : ""}`, transform: `translate(${x} ${y})` });
   g.style.setProperty("--h", house.fill);
   g.style.setProperty("--hi", house.ink);
   g.append(svg("circle", { r: "12" }));
   if (!order.token) {
-    g.append(svg("text", { "text-anchor": "middle", y: "4", text: house.letter }));
+    g.append(svg("circle", { class: "ring", r: "9" }), svg("text", { "text-anchor": "middle", y: "4", text: house.letter }));
     return g;
   }
   const o = orderInfo(view, order.token);
@@ -244,7 +246,7 @@ function describeArea(view, id, e, info, actionable) {
   if (e.garrison) bits.push(`garrison ${e.garrison}`);
   if (e.neutral_force) bits.push(`neutral force ${e.neutral_force}`);
   if (e.power_token != null) bits.push(`Power token of ${houseOf(view, e.power_token).name}`);
-  if (e.order) bits.push(e.order.token ? `order: ${orderLabel(view, e.order.token)}${e.order.hidden ? " (face down)" : ""}` : "a face-down order");
+  if (e.order) bits.push(e.order.token ? `order: ${orderLabel(view, e.order.token)}${e.order.hidden ? " (face down to the others)" : ""}` : `a face-down order of ${houseOf(view, e.order.seat).name}`);
   if (view.combat && view.combat.area === id) bits.push(`battle: ${houseOf(view, view.combat.attacker).name} attacks with ${view.combat.army.map((k) => UNIT_NAME[k]).join(", ")}`);
   if (actionable) bits.push("you may choose it now");
   return bits.join("; ");
@@ -755,7 +757,7 @@ export function panel(view, seat) {
   // the house cards already played, by name (they come back when the last one is played)
   if (used) out.push({ label: "Used", value: view.discards[seat].map((id) => ((view.house_cards || {})[id] || {}).name || id).join(", ") });
   if (view.planning && (view.planning.asked || []).includes(seat)) {
-    out.push({ label: "Orders", value: (view.planning.ready || []).includes(seat) ? "ready" : `${(view.planning.placed || {})[seat] || 0} placed`, warn: !(view.planning.ready || []).includes(seat) });
+    out.push({ label: "Orders", value: (view.planning.ready || []).includes(seat) ? "ready" : `${(view.planning.placed || {})[seat] || 0} placed, still planning`, warn: !(view.planning.ready || []).includes(seat) });
   }
   return out;
 }
