@@ -319,10 +319,7 @@ class GameOfThrones(KitEngine[GameState]):
     def _end_by_count(self, state: GameState, log: Log) -> None:
         """After round 10: most castles and strongholds; ties by land areas, then the Supply
         track, then the Iron Throne track (Rules §6)."""
-        def key(seat: int) -> tuple[int, int, int, int]:
-            return (R.castles_held(state, seat), R.land_held(state, seat), state.supply[seat],
-                    -state.tracks["iron_throne"].index(seat))
-        state.winner = max(range(state.seats), key=key)
+        state.winner = max(range(state.seats), key=lambda seat: R.final_standing(state, seat))
         state.phase, state.ended_by = OVER, "round 10"
         log.say("The tenth round is over: {0} wins with {n} castles and strongholds", state.winner,
                 n=R.castles_held(state, state.winner))

@@ -111,8 +111,19 @@ def public_view(eng: GameOfThrones, state: GameState) -> dict[str, Any]:
         "decision": top.kind if top is not None else ("orders" if planning else None),
         "awaited": sorted(eng.awaited(state)),
         "winner": state.winner,
+        "standings": standings(state) if state.winner is not None else None,
         "prompt": None,
     }
+
+
+def standings(state: GameState) -> dict[str, Any]:
+    """The end: how the game ended, and every house in its final place (the winner first, the
+    others by the tenth round's count) with what decided it."""
+    order = sorted(range(state.seats), key=lambda s: (s != state.winner, tuple(-x for x in R.final_standing(state, s))))
+    return {"ended_by": state.ended_by,
+            "houses": [{"seat": s, "castles": R.castles_held(state, s), "land": R.land_held(state, s),
+                        "supply": state.supply[s], "throne": state.tracks["iron_throne"].index(s) + 1}
+                       for s in order]}
 
 
 def seat_view(eng: GameOfThrones, state: GameState, public: dict[str, Any], seat: int | None,
