@@ -385,10 +385,34 @@ def test_three_players_play_game_of_thrones(browser: Browser, server: ServerProc
     wait_seq(end, seq)
     expect(end.locator("#board")).to_have_class(re.compile("got-over"))
     expect(end.locator(".got-bar .won")).to_contain_text("wins")
+    check_final_standings(end, table)
     shot(end, "end")
     print(f"moves {moves} in {games} game(s), seen {seen}, weight {weight} B, {time.monotonic() - started:.0f} s")
     missing = [k for k, v in seen.items() if not v]
     assert not missing, f"never seen on the pages: {missing}"
+
+
+def check_final_standings(page: Page, table: Table) -> None:
+    """The end names the winner once, by house and player, and ranks every house with the numbers
+    that decided it (castles, land areas, supply, Iron Throne), the winner's row marked in words."""
+    view = table.view(0)
+    st = view["standings"]
+    names = {p["seat"]: p["name"] for p in table.summary()["players"]}
+    winner = view["winner"]
+    house = view["houses"][winner].capitalize()
+    expect(page.locator(".got-final h2")).to_have_text(f"{house} ({names[winner]}) wins the Iron Throne")
+    rows = page.locator(".final-table tbody tr")
+    expect(rows).to_have_count(len(st["houses"]))
+    for i, h in enumerate(st["houses"]):
+        cells = rows.nth(i).locator("td")
+        expect(rows.nth(i)).to_have_attribute("data-seat", str(h["seat"]))
+        expect(cells.nth(0)).to_contain_text("winner" if i == 0 else ("2nd", "3rd")[i - 1])
+        expect(cells.nth(1)).to_have_text(str(h["castles"]))
+        expect(cells.nth(2)).to_have_text(str(h["land"]))
+        expect(cells.nth(3)).to_have_text(str(h["supply"]))
+    expect(page.locator("#result")).not_to_contain_text("wins")  # named once, on the board
+    found = axe(page)
+    assert not found, found
 
 
 def check_bid_results(page: Page, table: Table, seq: int) -> None:
@@ -417,7 +441,7 @@ def check_spectator(page: Page, seq: int, view: dict[str, Any]) -> None:
     wait_seq(page, seq)
     placed = sum(view["planning"]["placed"].values())
     assert placed >= 1
-    expect(page.get_by_text(re.compile(r"^[1-9] placed$")).first).to_be_visible()
+    expect(page.get_by_text(re.compile(r"^[1-9] placed, not ready$")).first).to_be_visible()
     expect(page.locator("#board .g-dyn .order.down")).to_have_count(placed)
     expect(page.locator("#board .g-dyn .order.up")).to_have_count(0)
     expect(page.locator("#board .got-act.mine")).to_have_count(0)
@@ -494,9 +518,17 @@ def test_other_houses_orders_lie_face_down_on_the_map_while_planning_and_face_up
     page.locator(f'#board [data-area="{mine["area"]}"]').focus()
     page.keyboard.press("Enter")
     expect(page.locator(".got-act .order-choice").first).to_be_visible()
+    # the map brought to another house's face-down orders (a focused area comes into view)
+    page.locator(f'#board [data-area="{placed[1][0]["area"]}"]').focus()
+    page.locator(".got-act .order-choice:not([disabled])").first.focus()
     shot(page, "planning-face-down")
     found = axe(page) + axe(watcher)
     assert not found, found
+    # diplomacy names the other seats by house: "Lannister (Bea)"
+    page.locator("#t-private").click()
+    players = {p["seat"]: p["name"] for p in table.summary()["players"]}
+    for seat in (1, 2):
+        expect(page.get_by_role("checkbox", name=f"{houses[seat].capitalize()} ({players[seat]})")).to_be_visible()
     # everyone ready (the rest placed through the API): the same areas, face up for all
     while table.view(0)["phase"] == "planning":
         seat = table.awaiting()[0]

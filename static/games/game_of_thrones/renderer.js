@@ -120,7 +120,11 @@ function buildMap() {
     if (t && (e.key === "Enter" || e.key === " ")) { e.preventDefault(); onArea(t.dataset.area); }
   });
   // the arrow of a move is drawn while a pointer or the focus rests on its area
-  const hover = (e) => { const t = e.target.closest && e.target.closest("[data-area]"); preview(t ? areaMoves(t.dataset.area) : null); };
+  const hover = (e) => {
+    // the map moving under a resting pointer (a focused area brought into view) is no pointing
+    if (e.type === "pointerover" && performance.now() - (S.pannedAt || 0) < 400) return;
+    const t = e.target.closest && e.target.closest("[data-area]"); preview(t ? areaMoves(t.dataset.area) : null);
+  };
   root.addEventListener("pointerover", hover);
   root.addEventListener("focusin", hover);
   root.addEventListener("pointerleave", () => preview(null));
@@ -180,6 +184,24 @@ function orderToken(view, order, x, y) {
   return g;
 }
 
+/** Where an area's order token goes: above its units, unless that covers the area's name or
+ * icons; then beside them (right, left) or below. The name's box is estimated from its length. */
+function orderSpot(a, info, n, taken) {
+  const [ux, uy] = a.u; const [lx, ly] = a.l;
+  const name = info.kind === "port" ? "Port" : info.name || "";
+  const half = name.length * 3.4 + 3;
+  const icons = (info.fortification === "stronghold" || info.fortification === "castle" ? 1 : 0) + (info.supply || 0) + (info.crowns || 0) + (info.home ? 1 : 0);
+  const boxes = [[lx - half, ly - 10, lx + half, ly + 6]];
+  if (icons) boxes.push([lx - icons * 7.5 - 1, ly + 7, lx + icons * 7.5 + 1, ly + 23]);
+  const side = n ? n * 10.5 + 16 : 0;
+  const spots = [[ux, uy - 23], taken.power ? null : [ux + side + 3, uy], taken.garrison ? null : [ux - side - 3, uy], taken.battle ? null : [ux, uy + 23]].filter(Boolean);
+  const clear = ([x, y]) => boxes.every(([x0, y0, x1, y1]) => {
+    const dx = x - Math.min(Math.max(x, x0), x1); const dy = y - Math.min(Math.max(y, y0), y1);
+    return dx * dx + dy * dy >= 13 * 13;
+  });
+  return spots.find(clear) || spots[0];
+}
+
 function drawDynamic(view) {
   const B = S.built;
   const live = Object.fromEntries((view.areas || []).map((a) => [a.id, a]));
@@ -218,7 +240,10 @@ function drawDynamic(view) {
       gt.style.setProperty("--h", hh.fill);
       g.append(gt);
     }
-    if (e.order) g.append(orderToken(view, e.order, ux, uy - 23));
+    if (e.order) {
+      const [ox, oy] = orderSpot(a, info, n, { power: e.power_token != null, garrison: Boolean(e.garrison), battle: Boolean(view.combat && view.combat.area === id) });
+      g.append(orderToken(view, e.order, ox, oy));
+    }
     const c = view.combat;
     if (c && c.area === id && c.army && c.army.length) {
       // the attackers stand in the embattled area during the battle, apart from its holders
@@ -399,6 +424,7 @@ function setupGestures(box) {
     if (r.left >= b.left && r.right <= b.right && r.top >= b.top && r.bottom <= b.bottom) return;
     const [ux, uy] = centre(id); const [w, h] = S.map.size;
     S.zoom.x = w / 2 - ux * S.zoom.k; S.zoom.y = h / 2 - uy * S.zoom.k;
+    S.pannedAt = performance.now();
     applyZoom();
   });
 }
@@ -498,6 +524,7 @@ function actionPanel(view, more) {
   const ctx = S.ctx;
   const p = view.prompt;
   const box = el("section", { class: "got-act", "data-prompt": "", "aria-label": "Your decision" });
+  if (!p && view.standings && more) return more.finalPanel(view);
   if (!p) {
     const who = (ctx.awaiting || []).map((s) => houseOf(view, s).name);
     box.append(el("h2", { text: view.winner != null ? `${houseOf(view, view.winner).name} takes the Iron Throne` : ctx.seat == null ? "Watching" : "Waiting" }),
@@ -598,9 +625,12 @@ function statusBar(view) {
   const ctx = S.ctx;
   const phase = PHASE_NAME[view.phase] || view.phase;
   let next = "";
-  if (view.phase === "action" && view.step) {
-    const who = (ctx.awaiting || []).map((s) => houseOf(view, s).name).join(", ");
-    next = `${STEP_NAME[view.step] || view.step}${who ? ` — ${who} resolves next` : ""}`;
+  if (view.phase === "action" && view.combat) {
+    // a battle holds the march up: say so, not who marches next
+    next = `${STEP_NAME[view.step] || "Marches"} — battle for ${areaName(view.combat.area)}`;
+  } else if (view.phase === "action" && view.step) {
+    const who = (ctx.awaiting || []).map((s) => houseOf(view, s).name);
+    next = `${STEP_NAME[view.step] || view.step}${who.length ? ` — ${who.join(", ")} ${who.length > 1 ? "decide" : "resolves next"}` : ""}`;
   }
   const me = ctx.seat != null && view.houses[ctx.seat] ? houseChip(view, ctx.seat, " me") : null;
   return el("div", { class: "got-bar" }, el("span", { class: "round", text: `Round ${Math.min(view.round, view.rounds || 10)}` }),
@@ -623,7 +653,7 @@ let P = null; // panels.js once loaded: the combat, Westeros and bidding panels
 /** Whether this view shows anything drawn by panels.js. */
 function needsPanels(view) {
   const kind = view.prompt ? view.prompt.kind : "";
-  return Boolean(view.combat || view.bids || view.wildling_last || (view.westeros_cards || []).length || (view.bid_results || []).length
+  return Boolean(view.combat || view.bids || view.standings || view.wildling_last || (view.westeros_cards || []).length || (view.bid_results || []).length
     || ["cards", "ties", "wildling", "westeros_choice", "wildling_choice"].includes(kind));
 }
 
@@ -703,11 +733,13 @@ export function render(root, ctx) {
     S.built.bar = el("div", { class: "got-bar-wrap" });
     root.replaceChildren(el("div", { class: "got" }, S.built.bar,
       el("div", { class: "got-main" }, el("div", { class: "got-mapwrap" }, zoomButtons(), box), S.built.side)));
-    // a player starts looking at home, close enough to read the names; a spectator at all of it
+    // a player starts looking at home, close enough to read the names and the units' letters
+    // (closer on a phone's narrow map); a spectator at all of it
     const home = ctx.seat != null && S.fixed.houses[view.houses[ctx.seat]] ? S.fixed.houses[view.houses[ctx.seat]].home : null;
     if (home && S.map.areas[home]) {
       const [w, h] = S.map.size; const [ux, uy] = centre(home);
-      S.zoom = { k: 2, x: w / 2 - ux * 2, y: h / 2 - uy * 2 };
+      const k = box.clientWidth && box.clientWidth < 500 ? 2.8 : 2;
+      S.zoom = { k, x: w / 2 - ux * k, y: h / 2 - uy * k };
     }
     applyZoom();
   }
@@ -740,6 +772,9 @@ export function render(root, ctx) {
   root.classList.toggle("got-over", view.winner != null);
 }
 
+// the winner is named here (with the final standings), not again in the table's end box
+export const ownResult = true;
+
 // what panels.js draws with
 export { areaName, HOUSES, houseChip, houseOf, ordinal, orderInfo, S, STRENGTH, TRACK_NAME, UNIT_NAME };
 
@@ -757,7 +792,7 @@ export function panel(view, seat) {
   // the house cards already played, by name (they come back when the last one is played)
   if (used) out.push({ label: "Used", value: view.discards[seat].map((id) => ((view.house_cards || {})[id] || {}).name || id).join(", ") });
   if (view.planning && (view.planning.asked || []).includes(seat)) {
-    out.push({ label: "Orders", value: (view.planning.ready || []).includes(seat) ? "ready" : `${(view.planning.placed || {})[seat] || 0} placed, still planning`, warn: !(view.planning.ready || []).includes(seat) });
+    out.push({ label: "Orders", value: (view.planning.ready || []).includes(seat) ? "ready" : `${(view.planning.placed || {})[seat] || 0} placed, not ready`, warn: !(view.planning.ready || []).includes(seat) });
   }
   return out;
 }
