@@ -406,7 +406,7 @@ def check_final_standings(page: Page, table: Table) -> None:
     for i, h in enumerate(st["houses"]):
         cells = rows.nth(i).locator("td")
         expect(rows.nth(i)).to_have_attribute("data-seat", str(h["seat"]))
-        expect(cells.nth(0)).to_contain_text("winner" if i == 0 else ("2nd", "3rd")[i - 1])
+        expect(cells.nth(0)).to_contain_text(("1st ♛ winner", "2nd", "3rd")[i])
         expect(cells.nth(1)).to_have_text(str(h["castles"]))
         expect(cells.nth(2)).to_have_text(str(h["land"]))
         expect(cells.nth(3)).to_have_text(str(h["supply"]))
@@ -520,7 +520,7 @@ def test_other_houses_orders_lie_face_down_on_the_map_while_planning_and_face_up
     expect(page.locator(".got-act .order-choice").first).to_be_visible()
     # the map brought to another house's face-down orders (a focused area comes into view)
     page.locator(f'#board [data-area="{placed[1][0]["area"]}"]').focus()
-    page.locator(".got-act .order-choice:not([disabled])").first.focus()
+    page.evaluate("document.activeElement.blur(); window.scrollTo(0, 0)")
     shot(page, "planning-face-down")
     found = axe(page) + axe(watcher)
     assert not found, found
@@ -529,6 +529,8 @@ def test_other_houses_orders_lie_face_down_on_the_map_while_planning_and_face_up
     players = {p["seat"]: p["name"] for p in table.summary()["players"]}
     for seat in (1, 2):
         expect(page.get_by_role("checkbox", name=f"{houses[seat].capitalize()} ({players[seat]})")).to_be_visible()
+    page.locator("#tab-private").scroll_into_view_if_needed()
+    shot(page, "private-chats-by-house")
     # everyone ready (the rest placed through the API): the same areas, face up for all
     while table.view(0)["phase"] == "planning":
         seat = table.awaiting()[0]

@@ -137,15 +137,15 @@ export function finalPanel(view) {
     ? "Seven castles and strongholds held: the game ends at once."
     : "After the tenth round: the most castles and strongholds win; ties go to the most land areas, then supply, then the higher place on the Iron Throne track.";
   const rows = st.houses.map((h, i) => el("tr", { "data-seat": h.seat, class: h.seat === view.winner ? "won" : null },
-    el("td", { text: h.seat === view.winner ? "1st — winner ♛" : ordinal(i + 1) }),
+    el("td", { text: h.seat === view.winner ? "1st ♛ winner" : ordinal(i + 1) }),
     el("th", { scope: "row" }, houseChip(view, h.seat), ` (${S.ctx.nameOf ? S.ctx.nameOf(h.seat) : ""})`),
     el("td", { text: String(h.castles) }), el("td", { text: String(h.land) }), el("td", { text: String(h.supply) }), el("td", { text: ordinal(h.throne) })));
   return el("section", { class: "got-act got-final", "data-prompt": "", "aria-label": "The end of the game" },
     el("h2", { text: `${who(view.winner)} wins the Iron Throne` }),
     el("p", { class: "note", text: how }),
-    el("table", { class: "final-table" }, el("caption", { text: "Final standings" }),
+    el("div", { class: "final-wrap" }, el("table", { class: "final-table" }, el("caption", { text: "Final standings" }),
       el("thead", {}, el("tr", {}, ["Place", "House", "Castles", "Land areas", "Supply", "Iron Throne"].map((t) => el("th", { scope: "col", text: t })))),
-      el("tbody", {}, rows)));
+      el("tbody", {}, rows))));
 }
 
 export function bidTable(view, bids) {

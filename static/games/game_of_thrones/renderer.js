@@ -174,7 +174,7 @@ function orderToken(view, order, x, y) {
   g.style.setProperty("--hi", house.ink);
   g.append(svg("circle", { r: "12" }));
   if (!order.token) {
-    g.append(svg("circle", { class: "ring", r: "9" }), svg("text", { "text-anchor": "middle", y: "4", text: house.letter }));
+    g.append(svg("circle", { class: "ring", r: "14" }), svg("text", { "text-anchor": "middle", y: "4", text: house.letter }));
     return g;
   }
   const o = orderInfo(view, order.token);
