@@ -184,17 +184,39 @@ function orderToken(view, order, x, y) {
   return g;
 }
 
-/** Where an area's order token goes: above its units, unless that covers the area's name or
- * icons; then beside them (right, left) or below. The name's box is estimated from its length. */
-function orderSpot(a, info, n, taken) {
-  const [ux, uy] = a.u; const [lx, ly] = a.l;
+/** The boxes of an area's name and icons (the name's width estimated from its length). */
+function labelBoxes(a, info) {
+  const [lx, ly] = a.l;
   const name = info.kind === "port" ? "Port" : info.name || "";
   const half = name.length * 3.4 + 3;
   const icons = (info.fortification === "stronghold" || info.fortification === "castle" ? 1 : 0) + (info.supply || 0) + (info.crowns || 0) + (info.home ? 1 : 0);
   const boxes = [[lx - half, ly - 10, lx + half, ly + 6]];
   if (icons) boxes.push([lx - icons * 7.5 - 1, ly + 7, lx + icons * 7.5 + 1, ly + 23]);
+  return boxes;
+}
+
+const meets = (b, c) => b[0] < c[2] && c[0] < b[2] && b[1] < c[3] && c[1] < b[3];
+
+/** Where an area's row of units stands: at its place in the map's data, unless the row would
+ * cover the area's name (the data puts a few right on it); then just below or above the name. */
+function unitSpot(a, info, n) {
+  const [ux, uy] = a.u;
+  if (!n || info.kind === "port") return [ux, uy];
+  const half = (n - 1) * 10.5 + 11;
+  const [name, icons] = labelBoxes(a, info);
+  const row = (y) => [ux - half, y - 11, ux + half, y + 11];
+  if (!meets(row(uy), name)) return [ux, uy];
+  const below = name[3] + 12 + (icons && icons[0] < ux + half && ux - half < icons[2] ? 17 : 0);
+  for (const y of [below, name[1] - 12]) if (Math.abs(y - uy) <= 36 && !meets(row(y), name) && !(icons && meets(row(y), icons))) return [ux, y];
+  return [ux, uy];
+}
+
+/** Where an area's order token goes: above its units, unless that covers the area's name or
+ * icons; then beside them (right, left) or below. */
+function orderSpot(a, info, n, taken, [ux, uy]) {
+  const boxes = labelBoxes(a, info);
   const side = n ? n * 10.5 + 16 : 0;
-  const spots = [[ux, uy - 23], taken.power ? null : [ux + side + 3, uy], taken.garrison ? null : [ux - side - 3, uy], taken.battle ? null : [ux, uy + 23]].filter(Boolean);
+  const spots = [taken.above ? null : [ux, uy - 23], taken.power ? null : [ux + side + 3, uy], taken.garrison ? null : [ux - side - 3, uy], taken.below ? null : [ux, uy + 23]].filter(Boolean);
   const clear = ([x, y]) => boxes.every(([x0, y0, x1, y1]) => {
     const dx = x - Math.min(Math.max(x, x0), x1); const dy = y - Math.min(Math.max(y, y0), y1);
     return dx * dx + dy * dy >= 13 * 13;
@@ -217,7 +239,7 @@ function drawDynamic(view) {
     node.classList.toggle("sel", S.sel === id);
     node.classList.toggle("combat", Boolean(view.combat && view.combat.area === id));
     node.setAttribute("aria-label", describeArea(view, id, e, info, hl.has(id)));
-    const [ux, uy] = a.u;
+    const [ux, uy] = unitSpot(a, info, e.units ? e.units.length : 0);
     const g = svg("g", { "data-at": id });
     if (e.units && e.units.length) g.append(unitsAt(ux, uy, e.units, houseOf(view, e.seat)));
     if (e.neutral_force) {
@@ -240,14 +262,22 @@ function drawDynamic(view) {
       gt.style.setProperty("--h", hh.fill);
       g.append(gt);
     }
+    const c = view.combat;
+    const battle = Boolean(c && c.area === id && c.army && c.army.length);
+    // the attackers stand in the embattled area during the battle, apart from its holders: below
+    // them, or above when below would cover the area's name
+    let armyY = uy + 27;
+    if (battle) {
+      const half = (c.army.length - 1) * 10.5 + 11;
+      const row = (y) => [ux - half, y - 11, ux + half, y + 11];
+      if (labelBoxes(a, info).some((b) => meets(row(armyY), b))) armyY = uy - 27;
+    }
     if (e.order) {
-      const [ox, oy] = orderSpot(a, info, n, { power: e.power_token != null, garrison: Boolean(e.garrison), battle: Boolean(view.combat && view.combat.area === id) });
+      const [ox, oy] = orderSpot(a, info, n, { power: e.power_token != null, garrison: Boolean(e.garrison), below: battle && armyY > uy, above: battle && armyY < uy }, [ux, uy]);
       g.append(orderToken(view, e.order, ox, oy));
     }
-    const c = view.combat;
-    if (c && c.area === id && c.army && c.army.length) {
-      // the attackers stand in the embattled area during the battle, apart from its holders
-      const army = unitsAt(ux, uy + 27, c.army.map((k) => ({ kind: k, routed: false })), houseOf(view, c.attacker));
+    if (battle) {
+      const army = unitsAt(ux, armyY, c.army.map((k) => ({ kind: k, routed: false })), houseOf(view, c.attacker));
       army.setAttribute("class", "attacking");
       g.append(army);
     }
