@@ -113,7 +113,8 @@ def enemy_strength(state: Any, seat: int, area: str) -> int:
     neutral force, a garrison (orders and house cards unknown)."""
     held = sum(R.unit_strength(u.kind, routed=u.routed) for u in state.units.get(area, [])
                if state.owner.get(area) != seat)
-    return held + state.neutral.get(area, 0) + (state.garrisons.get(area, 0) if state.homes.get(area) not in (None, seat) else 0)
+    garrison = state.garrisons.get(area, 0) if state.homes.get(area) not in (None, seat) else 0
+    return int(held + state.neutral.get(area, 0) + garrison)
 
 
 def area_worth(area: str) -> float:
