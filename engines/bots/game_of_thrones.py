@@ -11,6 +11,7 @@ took over. So a march never loops (stage, undo, stage …) and always ends.
 from __future__ import annotations
 
 import copy
+from collections.abc import Callable
 from typing import Any
 
 from engines.base import Engine, Move
@@ -174,16 +175,92 @@ def order_score(state: Any, seat: int, area: str, token: str) -> float:
 
 
 def policy(engine: Engine, state: Any, seat: int, moves: list[Move]) -> Move | None:
-    """Good play's orders: the best-scoring order on any area still without one; ready when
-    every area has one. Everything else is searched."""
-    if state.decisions.top is not None or not state.planning.open:
-        return None
-    if any(m["type"] == "ready" for m in moves):
-        return next(m for m in moves if m["type"] == "ready")
+    """Good play by heuristic where a short search sees little: orders (their worth shows only
+    later), a march's units, raids, support, house cards. The other choices are searched."""
+    top = state.decisions.top
+    if top is None:
+        return planning_pick(state, seat, moves) if state.planning.open else None
+    pick = PICKS.get(top.kind)
+    return pick(engine, state, seat, moves) if pick is not None else None
+
+
+def planning_pick(state: Any, seat: int, moves: list[Move]) -> Move | None:
+    """The best-scoring order on any area still without one; ready when every area has one."""
+    ready = [m for m in moves if m["type"] == "ready"]
+    if ready:
+        return ready[0]
     orders = [m for m in moves if m["type"] == "order"]
     if not orders:
         return None
     return max(orders, key=lambda m: order_score(state, seat, m["area"], m["order"]))
+
+
+def march_pick(engine: Engine, state: Any, seat: int, moves: list[Move]) -> Move | None:
+    """Stage the unit that takes the most: into land nobody of ours holds (one unit is enough
+    where nobody defends), or every unit that can into an attack the board says it wins; then
+    end the march, leaving a Power token behind when the area is emptied."""
+    top = state.decisions.top
+    origin, staged = top.data["from"], top.data["staged"]
+    order = state.orders.get(origin)
+    modifier = ORDERS[order.token].modifier if order is not None else 0
+    _, attack = M.march_plan(engine, state, seat, origin, staged)  # type: ignore[arg-type]
+    entered = {to for _, to in staged}
+    best, best_value = None, 0.0
+    for m in moves:
+        if m["type"] != "move" or m["unit"] == "ship" or BOARD.areas[m["to"]].kind != LAND:
+            continue
+        to = m["to"]
+        if to == attack:
+            value = area_worth(to)
+        elif R.is_attack(state, seat, to):
+            value = area_worth(to) if winnable(state, seat, origin, to, modifier) else 0.0
+        elif R.controller(state, to) != seat and to not in entered:
+            value = area_worth(to) - 0.5
+        else:
+            value = 0.0
+        if value > best_value:
+            best, best_value = m, value
+    if best is not None:
+        return best
+    ends = [m for m in moves if m["type"] == "end_march"]
+    keep = [m for m in ends if m["power"]]
+    return (keep or ends)[0] if ends else None
+
+
+def winnable(state: Any, seat: int, origin: str, area: str, modifier: int) -> bool:
+    """Whether every unit of ``origin`` that can reach ``area`` beats, with the march's
+    modifier, what the board shows there (units, neutral force, garrison, a Defense order)."""
+    castle = BOARD.areas[area].castle
+    mine = sum(R.unit_strength(u.kind, attacking_castle=castle) for u in state.units.get(origin, [])
+               if not u.routed and u.kind != "ship" and area in R.destinations(state, seat, origin, u.kind))
+    defense = state.orders.get(area)
+    guard = ORDERS[defense.token].modifier if defense is not None and ORDERS[defense.token].kind == "defense" else 0
+    return mine + modifier > enemy_strength(state, seat, area) + guard
+
+
+def raid_pick(engine: Engine, state: Any, seat: int, moves: list[Move]) -> Move | None:
+    """Raid something rather than nothing: a Consolidate Power first (a Power token each way)."""
+    rank = {"consolidate": 3, "support": 2, "defense": 2, "raid": 1}
+    def worth(m: Move) -> int:
+        target = state.orders.get(m["target"]) if m["target"] else None
+        return rank.get(ORDERS[target.token].kind, 0) if target is not None else 0
+    return max(moves, key=worth) if moves else None
+
+
+def support_pick(engine: Engine, state: Any, seat: int, moves: list[Move]) -> Move | None:
+    """Back our own side; between two others, back nobody."""
+    c = state.combat
+    side = "attacker" if c.attacker == seat else "defender" if c.defender == seat else "none"
+    return next((m for m in moves if m["side"] == side), None)
+
+
+def card_pick(engine: Engine, state: Any, seat: int, moves: list[Move]) -> Move | None:
+    """The strongest house card in hand."""
+    return max(moves, key=lambda m: R.card_strength(m["card"])) if moves else None
+
+
+Pick = Callable[[Engine, Any, int, list[Move]], Move | None]
+PICKS: dict[str, Pick] = {"march_moves": march_pick, "raid": raid_pick, "support": support_pick, "cards": card_pick}
 
 
 def components(engine: Engine, state: Any) -> dict[str, list[int]]:
@@ -191,4 +268,4 @@ def components(engine: Engine, state: Any) -> dict[str, list[int]]:
     return {f"house {house}": [seat] for seat, house in enumerate(state.houses)}
 
 
-HOOKS = Hooks(canonical=canonical, sensible=sensible, evaluate=evaluate, depth=40, components=components, policy=policy)
+HOOKS = Hooks(canonical=canonical, sensible=sensible, evaluate=evaluate, depth=10, components=components, policy=policy)
