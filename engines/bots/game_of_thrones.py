@@ -6,6 +6,15 @@ time and ends only when supply holds (Rules §2.2), so easy play stages a unit o
 march could end right after it, and backs out (undo) only from a staged march that can neither
 end nor go on — a position it never makes itself, but may inherit from a player whose seat it
 took over. So a march never loops (stage, undo, stage …) and always ends.
+
+Good play (``policy``) places its orders, moves a march's units, raids, supports and picks its
+house card by heuristic — a face-down order's worth shows only rounds later, beyond any playout
+a budget allows — and searches the other choices with playouts of 10 easy moves, after which
+``evaluate`` weighs each house's castles and strongholds (what wins), land areas and Power.
+
+Hidden from a seat: the order of the Westeros and wildling decks (but the cards it has seen),
+the other houses' face-down orders while Planning, their house card in a combat and their bids
+until revealed. ``canonical`` puts all of it in a fixed order.
 """
 
 from __future__ import annotations
@@ -107,7 +116,7 @@ def evaluate(engine: Engine, state: Any) -> list[float]:
     return [lead(worth, s, 4.0) for s in range(state.seats)]
 
 
-# -- the good level's orders -------------------------------------------------------------------
+# -- the good level's heuristic ----------------------------------------------------------------
 
 def enemy_strength(state: Any, seat: int, area: str) -> int:
     """What an attack on ``area`` must beat, as far as the board shows: the units there, a
