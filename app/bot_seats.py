@@ -43,11 +43,11 @@ from app.bot_pool import BotPool, plays_bots
 from app.config import is_postgres
 from app.errors import ApiError
 from app.hub import Hub
-from app.live import LiveTable, LiveTables, PlayerInfo
+from app.live import LiveTable, LiveTables
 from app.models import HandoverVote, Player, SeatChange
 from app.mover import Mover
 from app.notify import Notifier
-from app.rooms import lock_gathering
+from app.rooms import find_seat, free_seat, seat_at
 from app.tokens import hash_token, new_token
 from engines.bots import LEVELS
 
@@ -186,7 +186,7 @@ class BotSeats:
     async def add(self, token_hash: str, level: object, changed: Callable[[LiveTable], Any]) -> str:
         """The founder seats a bot of ``level`` before the start; returns its name."""
         level = check_level(level)
-        live, me = await self._seat(token_hash)
+        live, me = await find_seat(self.live, token_hash)
         if not me.is_founder:
             raise ApiError(403, "not_founder", "Only the player who founded the table can add a bot.")
         if not plays_bots(live.engine):
@@ -195,11 +195,7 @@ class BotSeats:
             if held is None or held.status != "gathering":
                 raise ApiError(409, "already_started", "The game has begun: seats are added before the start.")
             async with self.live.sessions() as s, s.begin():
-                await lock_gathering(s, held.id)
-                players = (await s.scalars(select(Player).where(Player.table_id == held.id))).all()
-                if len(players) >= held.max_seats:
-                    raise ApiError(409, "table_full", f"This table is full: {held.engine.title} seats at most "
-                                   f"{held.max_seats} players.")
+                players = await free_seat(s, held)
                 name = bot_name(level, {p.name.casefold() for p in players})
                 s.add(Player(table_id=held.id, token_hash=hash_token(new_token()), name=name,
                              joined=max(p.joined for p in players) + 1, bot=level, is_bot=True))
@@ -207,12 +203,6 @@ class BotSeats:
             await changed(held)
         self.pool.warm()  # its workers start while the players gather
         return name
-
-    async def _seat(self, token_hash: str) -> tuple[LiveTable, PlayerInfo]:
-        found = await self.live.by_token_hash(token_hash)
-        if found is None:
-            raise ApiError(404, "unknown_seat", "No seat has this address.")
-        return found
 
     # -- absent players -----------------------------------------------------------------------
 
@@ -261,11 +251,9 @@ class BotSeats:
     async def vote(self, token_hash: str, seat: int, level: object) -> dict[str, Any]:
         """A present player votes to hand ``seat`` (its player away long enough) to a bot."""
         level = check_level(level)
-        live, _ = await self._seat(token_hash)
-        async with self.live.hold(live.id) as held:
-            me = held.player_by_hash(token_hash) if held is not None else None
-            if held is None or me is None:
-                raise ApiError(404, "unknown_seat", "No seat has this address.")
+        live, _ = await find_seat(self.live, token_hash)
+        async with self.live.hold(live.id) as table:
+            held, me = seat_at(table, token_hash)
             if held.status != "playing":
                 raise ApiError(409, "not_playing", "Seats are handed to bots only while the game is played.")
             if held.bot_after is None:

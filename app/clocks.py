@@ -90,6 +90,7 @@ class ClockKeeper:
         self.now = now  # injectable: tests move time on without sleeping
         self._known: OrderedDict[int, Clock | None] = OrderedDict()
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
+        self._expiring: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         self._flagged: dict[int, dict[int, int]] = {}  # table -> {seq: seat} played on a time-out
         self._tasks: set[asyncio.Task[Any]] = set()
         self._loop: asyncio.Task[None] | None = None
@@ -259,7 +260,16 @@ class ClockKeeper:
     # -- time-outs -----------------------------------------------------------------------------
 
     async def expire(self, table_id: int) -> bool:
-        """Play one overdue seat's move, if one is overdue now; True if this process played it."""
+        """Play one overdue seat's move, if one is overdue now; True if this process played it.
+        One time-out of a table at a time here: the keeper's loop and a second caller never both
+        ask a bot for the same seat (and the one refused never drops the other's time-out mark)."""
+        lock = self._expiring.get(table_id)
+        if lock is None:
+            lock = self._expiring[table_id] = asyncio.Lock()
+        async with lock:
+            return await self._expire(table_id)
+
+    async def _expire(self, table_id: int) -> bool:
         clock = await self.refresh(table_id)
         if clock is None:
             return False
