@@ -210,6 +210,12 @@ class ClockKeeper:
                     .order_by(MoveRecord.seq))).all()
                 if moves and moves[-1].seq == target:
                     awaiting = live.awaiting if live.status == "playing" else []
+                    for seat in sorted(held - rules.held_by_bots(state)):
+                        # a seat that went to a bot before these moves were charged: its clock
+                        # stopped by its bot's first move at the latest (no increment for that one)
+                        first = next((m.created_at for m in moves if m.seat == seat), None)
+                        if first is not None:
+                            state = rules.hand_over(settings, state, rules.held_by_bots(state) | {seat}, (), first)
                     state = rules.advance(settings, state, [(m.seq, m.seat, m.created_at) for m in moves],
                                           awaiting, self._flagged.get(table_id),
                                           taken_back=[m.seq for m in moves if is_take_back(m.move)])

@@ -317,6 +317,26 @@ def test_a_seat_handed_to_a_bot_shows_its_clock_stopped_and_its_player_gets_it_b
         assert back["running"] and not back["bot"] and held["ms"] - 5_000 < back["ms"] <= held["ms"]
 
 
+def test_a_bot_move_charged_before_the_keeper_saw_the_handover_costs_the_seat_nothing_more(c: Any) -> None:
+    """The keeper may first hear of a seat handed to a bot after the bot's move is stored (another
+    process, a busy loop): the seat's clock still stops by that move, which earns no increment."""
+    t = clocked_table(c, FISCHER, bot_after=1, target=51)
+    first = c.get(f"/api/seats/{t['tokens'][0]}").json()["awaiting"][0]
+    present = t["by_seat"][1 - first]
+    hub = c.app.state.parlour.hub
+    with c.websocket_connect(f"/ws/seats/{present}", headers={"origin": "http://testserver"}):
+        wait_for(lambda: [p for p in c.get(f"/api/tables/{t['code']}").json()["players"]
+                          if p["seat"] == first and p.get("handover")])
+        hub.extras.remove(keeper(c)._on_change)  # the keeper hears nothing of the handover
+        try:
+            assert c.post(f"/api/seats/{present}/handover", json={"seat": first}).json()["handed"]
+            wait_for(lambda: 1 - first in c.get(f"/api/seats/{present}").json()["awaiting"])  # the bot played
+        finally:
+            hub.extras.append(keeper(c)._on_change)
+        held = seats_of(clock_of(c, t["code"]))[first]
+        assert held["bot"] and not held["running"] and 580_000 < held["ms"] < 600_000, held
+
+
 # -- real server processes: a restart, and two processes on one PostgreSQL ------------------------
 
 def found_over_http(base: str, clock: dict[str, Any], **options: Any) -> dict[str, Any]:
