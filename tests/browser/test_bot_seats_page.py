@@ -30,7 +30,8 @@ def shot(page: Page, screenshots, name: str) -> None:
     page.screenshot(path=str(screenshots / f"bots-{name}.png"), full_page=True)
 
 
-def test_the_founder_seats_a_bot_in_the_waiting_room_and_it_plays_its_turns(browser: Browser, server, screenshots):
+def test_the_founder_seats_a_bot_in_the_waiting_room_and_it_plays_its_turns_to_the_end(
+        browser: Browser, server, screenshots):
     page = browser.new_context(**context_args("phone")).new_page()
     page.goto(server.base + "/?game=tally")
     page.get_by_label("Your name").fill("Ada")
@@ -60,6 +61,19 @@ def test_the_founder_seats_a_bot_in_the_waiting_room_and_it_plays_its_turns(brow
     expect(page.locator("#log")).to_contain_text("Easy bot 1 played")
     assert not axe(page, scope="#seats")
     shot(page, screenshots, "table")
+    # on to the end: the end's box says in words who was a bot
+    yours_or_end = ("() => document.querySelector('#prompt').classList.contains('yours')"
+                    " || !document.getElementById('result').hidden")
+    last_seq = "() => Math.max(0, ...[...document.querySelectorAll('#log li[data-seq]')].map((li) => +li.dataset.seq))"
+    for _ in range(40):
+        page.wait_for_function(yours_or_end, timeout=15000)
+        if page.locator("#result").is_visible():
+            break
+        shown = page.evaluate(last_seq)
+        page.locator("#board button.move").first.click()
+        page.wait_for_function(f"() => ({last_seq})() > {shown}", timeout=15000)  # Ada's move is shown
+    expect(page.locator("#result")).to_contain_text("Bots at the end: Easy bot 1 (a bot, easy).")
+    expect(page.locator("#seats li", has_text="Easy bot 1").locator(".badge.bot")).to_have_text("bot · easy")
 
 
 def test_an_absent_players_seat_is_handed_to_a_bot_from_the_player_panel_and_its_clock_stops(
