@@ -213,9 +213,9 @@ class ClockKeeper:
                     for seat in sorted(held - rules.held_by_bots(state)):
                         # a seat that went to a bot before these moves were charged: its clock
                         # stopped by its bot's first move at the latest (no increment for that one)
-                        first = next((m.created_at for m in moves if m.seat == seat), None)
-                        if first is not None:
-                            state = rules.hand_over(settings, state, rules.held_by_bots(state) | {seat}, (), first)
+                        bot_moved = next((m.created_at for m in moves if m.seat == seat), None)
+                        if bot_moved is not None:
+                            state = rules.hand_over(settings, state, rules.held_by_bots(state) | {seat}, (), bot_moved)
                     state = rules.advance(settings, state, [(m.seq, m.seat, m.created_at) for m in moves],
                                           awaiting, self._flagged.get(table_id),
                                           taken_back=[m.seq for m in moves if is_take_back(m.move)])
