@@ -1,6 +1,6 @@
 """Planning: orders placed hidden and at once (one by one, changed until the house is ready),
 their reveal's Messenger Raven (swap an order, or look at the top wildling card and keep or bury
-it), and the orders ``determinize`` draws for other houses."""
+it), and the kinds ``determinize`` draws for other houses' face-down orders."""
 
 from __future__ import annotations
 
@@ -127,15 +127,23 @@ def do_wildling(eng: GameOfThrones, state: GameState, seat: int, move: Move, top
         log.say("{0} leaves the top wildling card where it is", seat)
 
 
-def random_orders(eng: GameOfThrones, state: GameState, seat: int, n: int, rng: Rng) -> dict[str, str]:
-    areas = R.order_areas(state, seat)
-    rng.shuffle(areas)
-    placed: dict[str, str] = {}
-    for area in areas[:n]:
-        options = [t for t in ORDERS if R.may_place(state, seat, placed, area, t) is None]
-        if options:
-            placed[area] = rng.choice(options)
-    return placed
+def random_kinds(eng: GameOfThrones, state: GameState, seat: int, placed: Mapping[str, str],
+                 rng: Rng) -> dict[str, str]:
+    """Other kinds of order on the same areas: where a house's face-down orders lie is public
+    (the tokens sit on the board), only their kinds are hidden. A few random tries at a legal set;
+    the placed one itself if none comes (it is legal, and the areas are all anyone learns)."""
+    areas = sorted(placed)
+    for _ in range(4):
+        rng.shuffle(areas)
+        drawn: dict[str, str] = {}
+        for area in areas:
+            options = [t for t in ORDERS if R.may_place(state, seat, drawn, area, t) is None]
+            if not options:
+                break
+            drawn[area] = rng.choice(options)
+        else:
+            return drawn
+    return dict(placed)
 
 
 MOVES: dict[str, Mover] = {"raven": moves_raven, "wildling": moves_wildling}
