@@ -6,13 +6,11 @@ its player; ``is_bot`` marks a seat added as a bot (nobody holds its token). A b
 through the mover like anyone's (store, then show), named by the seq it was chosen at: a move
 chosen for a table that moved on is refused (409) and never stored.
 
-**Where it thinks.** In a pool of worker processes (app/bot_worker.py), never on the event
-loop: the table's encoded state goes over, the worker searches a determinization of it until a
-deadline (``think_seconds`` after the bot was asked), and the move comes back. At most
-``queue`` decisions are handed to the pool at once; the rest wait their turn here, and one
-that waited past its deadline is played as "easy" (no search), so a crowd of bots never makes
-one late by more than its queue. Humans' moves never go through the pool. The answer is shown
-after a human-like ``delay`` (counted from the ask, so thinking fills it).
+**Where it thinks.** In the server's one bot pool (app/bot_pool.py), never on the event loop:
+the table's encoded state goes to a worker process, which searches a determinization of it
+until a deadline (``think_seconds`` after the bot was asked), and the move comes back; the
+queue is bounded there. Humans' moves never go through the pool. The answer is shown after a
+human-like ``delay`` (counted from the ask, so thinking fills it).
 
 **Which process plays a bot.** With several server processes on one PostgreSQL, the one
 holding the table's advisory lock (``pg_try_advisory_lock``, on a connection of its own) drives
@@ -33,45 +31,30 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import multiprocessing
-import secrets
 import time
 from collections.abc import Callable
-from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 import orjson
 from sqlalchemy import delete, select, update
 
-from app.bot_worker import load, think, warm
+from app.bot_pool import BotPool, plays_bots
 from app.config import is_postgres
 from app.errors import ApiError
 from app.hub import Hub
-from app.live import LiveTable, LiveTables, PlayerInfo
-from app.metrics import MoveTimes
+from app.live import LiveTable, LiveTables
 from app.models import HandoverVote, Player, SeatChange
 from app.mover import Mover
 from app.notify import Notifier
-from app.rooms import lock_gathering
+from app.rooms import find_seat, free_seat, seat_at
 from app.tokens import hash_token, new_token
-from engines.base import Engine
 from engines.bots import LEVELS
 
 log = logging.getLogger("parlour.bots")
 LOCK_SPACE = 0x626F  # the first key of the bots' advisory locks ("bo"); the second is the table id
 BOT_AFTER_MAX = 7 * 24 * 3600
 CLAIM_AGAIN_SECONDS = 2.0
-
-
-def plays_bots(engine: Engine) -> bool:
-    """Can bots play this game? They need its ``determinize``."""
-    method = getattr(type(engine), "determinize", None)
-    if method is None:
-        return False
-    from engines.kit.engine import KitEngine
-
-    return method is not getattr(KitEngine, "determinize", None)
 
 
 def check_bot_after(value: object) -> int | None:
@@ -155,25 +138,20 @@ class Driver:
 
 
 class BotSeats:
-    def __init__(self, live: LiveTables, hub: Hub, mover: Mover, notifier: Notifier, *,
-                 engine_paths: tuple[str, ...], database_url: str, workers: int = 1, queue: int = 4,
-                 delay: float = 0.7, think_seconds: float = 0.9) -> None:
+    def __init__(self, live: LiveTables, hub: Hub, mover: Mover, notifier: Notifier, pool: BotPool, *,
+                 database_url: str, delay: float = 0.7, think_seconds: float = 0.9) -> None:
         self.live = live
         self.hub = hub
         self.mover = mover
         self.notifier = notifier
-        self.engine_paths = engine_paths
-        self.workers = max(1, workers)
+        self.pool = pool
         self.delay = max(0.0, delay)
         self.think_seconds = think_seconds
         self.driver = Driver(database_url)
-        self._slots = asyncio.Semaphore(max(1, queue))
-        self._pool: Executor | None = None
         self._turns: dict[tuple[int, int], tuple[int, asyncio.Task[None]]] = {}
         self._away: dict[int, dict[int, float]] = {}  # table -> player -> away since (monotonic)
         self._timers: dict[int, asyncio.TimerHandle] = {}
         self._sweeper: asyncio.Task[None] | None = None
-        self.thinking = MoveTimes()  # from the ask to the worker's answer
         self.played = 0  # bot moves stored by this process
         self.refused = 0  # bot moves the table had moved on from (409): chosen, never stored
         self.failed = 0
@@ -197,22 +175,10 @@ class BotSeats:
                 await t
         for h in self._timers.values():
             h.cancel()
-        if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
         await self.driver.stop()
 
-    def pool(self) -> Executor:
-        if self._pool is None:
-            # spawn: the server process runs threads (the journal, the event loop) a fork would copy
-            self._pool = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"),
-                                             initializer=load, initargs=(self.engine_paths,))
-            for _ in range(self.workers):
-                self._pool.submit(warm)
-        return self._pool
-
     def stats(self) -> dict[str, Any]:
-        return {"played": self.played, "refused": self.refused, "failed": self.failed,
-                "thinking": self.thinking.summary(), "workers": self.workers,
+        return {"played": self.played, "refused": self.refused, "failed": self.failed, **self.pool.stats(),
                 "tables_driven": len(self.driver.held) if self.driver.dsn else None}
 
     # -- the waiting room ---------------------------------------------------------------------
@@ -220,7 +186,7 @@ class BotSeats:
     async def add(self, token_hash: str, level: object, changed: Callable[[LiveTable], Any]) -> str:
         """The founder seats a bot of ``level`` before the start; returns its name."""
         level = check_level(level)
-        live, me = await self._seat(token_hash)
+        live, me = await find_seat(self.live, token_hash)
         if not me.is_founder:
             raise ApiError(403, "not_founder", "Only the player who founded the table can add a bot.")
         if not plays_bots(live.engine):
@@ -229,24 +195,14 @@ class BotSeats:
             if held is None or held.status != "gathering":
                 raise ApiError(409, "already_started", "The game has begun: seats are added before the start.")
             async with self.live.sessions() as s, s.begin():
-                await lock_gathering(s, held.id)
-                players = (await s.scalars(select(Player).where(Player.table_id == held.id))).all()
-                if len(players) >= held.max_seats:
-                    raise ApiError(409, "table_full", f"This table is full: {held.engine.title} seats at most "
-                                   f"{held.max_seats} players.")
+                players = await free_seat(s, held)
                 name = bot_name(level, {p.name.casefold() for p in players})
                 s.add(Player(table_id=held.id, token_hash=hash_token(new_token()), name=name,
                              joined=max(p.joined for p in players) + 1, bot=level, is_bot=True))
                 await self.notifier.in_transaction(s, held.id, "lobby")
             await changed(held)
-        self.pool()  # its workers start while the players gather
+        self.pool.warm()  # its workers start while the players gather
         return name
-
-    async def _seat(self, token_hash: str) -> tuple[LiveTable, PlayerInfo]:
-        found = await self.live.by_token_hash(token_hash)
-        if found is None:
-            raise ApiError(404, "unknown_seat", "No seat has this address.")
-        return found
 
     # -- absent players -----------------------------------------------------------------------
 
@@ -295,11 +251,9 @@ class BotSeats:
     async def vote(self, token_hash: str, seat: int, level: object) -> dict[str, Any]:
         """A present player votes to hand ``seat`` (its player away long enough) to a bot."""
         level = check_level(level)
-        live, _ = await self._seat(token_hash)
-        async with self.live.hold(live.id) as held:
-            me = held.player_by_hash(token_hash) if held is not None else None
-            if held is None or me is None:
-                raise ApiError(404, "unknown_seat", "No seat has this address.")
+        live, _ = await find_seat(self.live, token_hash)
+        async with self.live.hold(live.id) as table:
+            held, me = seat_at(table, token_hash)
             if held.status != "playing":
                 raise ApiError(409, "not_playing", "Seats are handed to bots only while the game is played.")
             if held.bot_after is None:
@@ -426,18 +380,23 @@ class BotSeats:
             if not await self.driver.claim(table_id):
                 return  # another process drives this table's bots
             asked = time.monotonic()
-            async with self._slots:
-                live = self.live.cached(table_id)
-                if live is None or not live.showable or live.seq != seq or seat not in live.awaiting:
-                    return
-                player = next((p for p in live.players if p.seat == seat), None)
-                if player is None or player.bot is None:
-                    return
-                encoded = orjson.dumps(live.engine.encode(live.state))
-                move = await asyncio.get_running_loop().run_in_executor(
-                    self.pool(), think, live.game, encoded, seat, player.bot, secrets.randbits(64),
-                    asked + self.think_seconds)
-            self.thinking.record(time.monotonic() - asked)
+            live = self.live.cached(table_id)
+            player = next((p for p in live.players if p.seat == seat), None) if live is not None else None
+            if live is None or player is None or player.bot is None:
+                return
+
+            def encoded() -> bytes | None:
+                """Still this bot's decision once a worker is free? The state to think on."""
+                now = self.live.cached(table_id)
+                if now is None or not now.showable or now.seq != seq or seat not in now.awaiting:
+                    return None
+                if next((p.bot for p in now.players if p.seat == seat), None) is None:
+                    return None
+                return orjson.dumps(now.engine.encode(now.state))
+
+            move = await self.pool.decide("seat", live.game, seat, player.bot, asked + self.think_seconds, encoded)
+            if move is None:
+                return
             wait = asked + self.delay - time.monotonic()
             if wait > 0:
                 await asyncio.sleep(wait)
@@ -456,8 +415,6 @@ class BotSeats:
             raise
         except BrokenProcessPool:  # a worker died (killed, out of memory): a fresh pool next turn
             self.failed += 1
-            log.error("a bot worker process died; starting new ones")
-            self._pool = None
         except Exception:
             self.failed += 1
             log.exception("a bot at table %s could not play", table_id)

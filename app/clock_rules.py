@@ -9,9 +9,15 @@ Two kinds (chosen when founding; none by default):
 - ``deadline``: each decision has ``seconds`` (a day, for games over days), from the moment the
   seat became awaited.
 
+A seat a bot holds (added as a bot, or handed to one while its player is away) runs no clock:
+the bot answers within a second, and the player's time is theirs to spend when they take the
+seat back. Its clock stops when the bot takes the seat (what ran until then is spent), its
+moves cost nothing and earn no increment, and it is never timed out; when the player is back
+and the seat is awaited, the clock runs again from that moment.
+
 The state is plain JSON (stored in the ``clocks`` row): ``remaining`` ms per seat (fischer),
-``since`` the moment each awaited seat's wait began, ``at`` the last move's moment, and the last
-few time-outs (what every seat is told happened).
+``since`` the moment each awaited seat's wait began, ``at`` the last move's moment, ``held``
+the seats bots hold, and the last few time-outs (what every seat is told happened).
 """
 
 from __future__ import annotations
@@ -94,11 +100,39 @@ def ms_between(a: datetime, b: datetime) -> int:
     return int((b - a) / timedelta(milliseconds=1))
 
 
-def begin(settings: ClockSettings, seats: Iterable[int], awaiting: Iterable[int], at: datetime) -> dict[str, Any]:
-    """The clocks at the start: everyone's full time, the first awaited seats running."""
+def begin(settings: ClockSettings, seats: Iterable[int], awaiting: Iterable[int], at: datetime,
+          held: Iterable[int] = ()) -> dict[str, Any]:
+    """The clocks at the start: everyone's full time, the first awaited seats running (but for
+    the seats bots hold)."""
     full = int(settings.seconds * 1000)
-    return {"remaining": {str(s): full for s in seats}, "since": {str(s): stamp(at) for s in awaiting},
-            "at": stamp(at), "timeouts": []}
+    bots = sorted(set(held))
+    return {"remaining": {str(s): full for s in seats},
+            "since": {str(s): stamp(at) for s in awaiting if s not in bots},
+            "at": stamp(at), "timeouts": [], "held": bots}
+
+
+def held_by_bots(state: Mapping[str, Any]) -> set[int]:
+    """The seats whose clocks stand still because a bot holds them."""
+    return {int(s) for s in state.get("held", [])}
+
+
+def hand_over(settings: ClockSettings, state: Mapping[str, Any], held: Iterable[int], awaiting: Iterable[int],
+              at: datetime) -> dict[str, Any]:
+    """The clocks once the seats in ``held`` (and only those) are a bot's, from ``at``: a seat
+    just taken by a bot stops its clock (the time it ran until ``at`` is spent); a seat just
+    taken back by its player runs from ``at`` if it is awaited."""
+    remaining: dict[str, int] = dict(state.get("remaining", {}))
+    since: dict[str, str] = dict(state.get("since", {}))
+    before, after = held_by_bots(state), set(held)
+    for seat in after - before:
+        began = since.pop(str(seat), None)
+        if began is not None and settings.kind == "fischer":
+            remaining[str(seat)] = max(0, remaining.get(str(seat), 0) - max(0, ms_between(parse_stamp(began), at)))
+    waiting = set(awaiting)
+    for seat in before - after:
+        if seat in waiting:
+            since.setdefault(str(seat), stamp(at))
+    return {**state, "remaining": remaining, "since": since, "held": sorted(after)}
 
 
 def advance(settings: ClockSettings, state: Mapping[str, Any], moves: Iterable[tuple[int, int, datetime]],
@@ -119,11 +153,12 @@ def advance(settings: ClockSettings, state: Mapping[str, Any], moves: Iterable[t
     increment = int(settings.increment * 1000)
     flagged = flagged or {}
     no_bonus = set(taken_back)
+    bots = held_by_bots(state)
     for seq, seat, when in moves:
-        bonus = 0 if seq in no_bonus else increment
+        bonus = 0 if seq in no_bonus or seat in bots else increment
         key = str(seat)
         began = parse_stamp(since.pop(key)) if key in since else (at or when)
-        spent = max(0, ms_between(began, when))
+        spent = 0 if seat in bots else max(0, ms_between(began, when))  # a bot's clock stands still
         if seq in flagged and flagged[seq] == seat:
             spent = remaining.get(key, 0)
             timeouts = [*timeouts, {"seq": seq, "seat": seat, "action": settings.on_timeout}][-TIMEOUTS_KEPT:]
@@ -137,9 +172,10 @@ def advance(settings: ClockSettings, state: Mapping[str, Any], moves: Iterable[t
             if settings.kind == "fischer":
                 remaining[key] = max(0, remaining.get(key, 0) - max(0, ms_between(began, at)))
         for key in waiting:
-            since.setdefault(key, stamp(at))
+            if int(key) not in bots:
+                since.setdefault(key, stamp(at))
     return {"remaining": remaining, "since": since, "at": stamp(at) if at else state.get("at"),
-            "timeouts": timeouts}
+            "timeouts": timeouts, "held": sorted(bots)}
 
 
 def seat_due(settings: ClockSettings, state: Mapping[str, Any], seat: int) -> datetime | None:
@@ -161,7 +197,9 @@ def due(settings: ClockSettings, state: Mapping[str, Any]) -> datetime | None:
 
 
 def public(settings: ClockSettings, state: Mapping[str, Any], seats: Iterable[int], now: datetime) -> dict[str, Any]:
-    """What every seat and spectator is shown: each seat's time left now, and whose runs."""
+    """What every seat and spectator is shown: each seat's time left now, whose runs, and whose
+    stands still because a bot holds the seat."""
+    bots = held_by_bots(state)
     out = []
     for seat in sorted(seats):
         end = seat_due(settings, state, seat)
@@ -171,5 +209,5 @@ def public(settings: ClockSettings, state: Mapping[str, Any], seats: Iterable[in
             left = int(state.get("remaining", {}).get(str(seat), settings.seconds * 1000))
         else:
             left = int(settings.seconds * 1000)
-        out.append({"seat": seat, "ms": left, "running": end is not None})
+        out.append({"seat": seat, "ms": left, "running": end is not None, "bot": seat in bots})
     return {**settings.as_json(), "seats": out, "timeouts": list(state.get("timeouts", []))}

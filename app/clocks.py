@@ -6,10 +6,13 @@ restarted server, or another server process, reads the clocks where they stood; 
 that the row does not hold yet are charged from their stored moments (``clock_rules.advance``).
 
 A time-out is a move like any other: the keeper chooses it (a pass or the first listed move, or
-a bot's choice in a worker thread) and plays it through the mover, so it is stored before it is
-shown and the published record verifies. Every server process runs a keeper; when two notice
-the same time-out, the journal stores one move at that seq and the other is refused as stale,
-so a time-out is played exactly once.
+a bot's choice from the server's bot pool, app/bot_pool.py, as for a bot holding a seat) and
+plays it through the mover, so it is stored before it is shown and the published record
+verifies. A seat a bot holds runs no clock (clock_rules.hand_over): the keeper stops it when it
+sees the seat change hands and starts it again when the player takes the seat back.
+
+Every server process runs a keeper; when two notice the same time-out, the journal stores one
+move at that seq and the other is refused as stale, so a time-out is played exactly once.
 """
 
 from __future__ import annotations
@@ -17,7 +20,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import secrets
 import time
 import weakref
 from collections import OrderedDict
@@ -31,6 +33,7 @@ from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app import clock_rules as rules
+from app.bot_pool import BotPool, plays_bots
 from app.clock_rules import ClockSettings
 from app.errors import ApiError
 from app.hub import Connection, Hub
@@ -65,16 +68,29 @@ def timeout_move(legal: list[Any]) -> Any:
     return legal[0]
 
 
+def bot_held(live: LiveTable) -> set[int]:
+    """The seats a bot plays now (added as bots, or handed to one)."""
+    return {p.seat for p in live.players if p.seat is not None and p.bot is not None}
+
+
+def clock_stands(live: LiveTable, clock: Clock) -> bool:
+    """Does the clock stand as the table does (its move, and the bots' seats while it is played)?"""
+    return clock.seq == live.seq and (live.status != "playing" or rules.held_by_bots(clock.state) == bot_held(live))
+
+
 class ClockKeeper:
-    def __init__(self, live: LiveTables, hub: Hub, mover: Mover, poll_seconds: float = 1.0,
-                 now: Callable[[], datetime] = utcnow) -> None:
+    def __init__(self, live: LiveTables, hub: Hub, mover: Mover, bots: BotPool, poll_seconds: float = 1.0,
+                 now: Callable[[], datetime] = utcnow, think_seconds: float = 0.9) -> None:
         self.live = live
         self.hub = hub
         self.mover = mover
+        self.bots = bots
+        self.think_seconds = think_seconds
         self.poll_seconds = poll_seconds
         self.now = now  # injectable: tests move time on without sleeping
         self._known: OrderedDict[int, Clock | None] = OrderedDict()
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
+        self._expiring: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         self._flagged: dict[int, dict[int, int]] = {}  # table -> {seq: seat} played on a time-out
         self._tasks: set[asyncio.Task[Any]] = set()
         self._loop: asyncio.Task[None] | None = None
@@ -134,7 +150,7 @@ class ClockKeeper:
         if live.status == "gathering" or (live.id in self._known and self._known[live.id] is None):
             return
         clock = self._known.get(live.id)
-        if clock is not None and clock.seq == live.seq:
+        if clock is not None and clock_stands(live, clock):
             message = self.message(live, clock)
             if conn is not None:
                 conn.send(message)
@@ -160,7 +176,7 @@ class ClockKeeper:
         if clock is not None and announce:
             live = self.live.cached(table_id)
             if live is not None and live.showable:
-                data = orjson.dumps(self.message(live, clock)).decode()
+                data = orjson.dumps(self.message(live, clock))
                 for conn in list(self.hub.rooms.get(table_id, ())):
                     conn.send_raw(data)
         return clock
@@ -170,8 +186,9 @@ class ClockKeeper:
         live = await self.live.get(table_id)
         if live is None or live.status == "gathering" or not live.showable:
             return known
-        if known is not None and known.seq == live.seq:
+        if known is not None and clock_stands(live, known):
             return known
+        held = bot_held(live)
         async with self.live.sessions() as s:
             row = await s.get(TableClock, table_id)
             if row is None:
@@ -185,7 +202,7 @@ class ClockKeeper:
                     started = await s.scalar(select(GameTable.started_at).where(GameTable.id == table_id))
                     seats = [p.seat for p in live.players if p.seat is not None]
                     first = await self._first_awaited(live) if target > 0 else list(live.awaiting)
-                    state = rules.begin(settings, seats, first, started or self.now())
+                    state = rules.begin(settings, seats, first, started or self.now(), held)
                     seq = 0
                 moves = (await s.execute(
                     select(MoveRecord.seq, MoveRecord.seat, MoveRecord.created_at, MoveRecord.move)
@@ -193,23 +210,32 @@ class ClockKeeper:
                     .order_by(MoveRecord.seq))).all()
                 if moves and moves[-1].seq == target:
                     awaiting = live.awaiting if live.status == "playing" else []
+                    for seat in sorted(held - rules.held_by_bots(state)):
+                        # a seat that went to a bot before these moves were charged: its clock
+                        # stopped by its bot's first move at the latest (no increment for that one)
+                        bot_moved = next((m.created_at for m in moves if m.seat == seat), None)
+                        if bot_moved is not None:
+                            state = rules.hand_over(settings, state, rules.held_by_bots(state) | {seat}, (), bot_moved)
                     state = rules.advance(settings, state, [(m.seq, m.seat, m.created_at) for m in moves],
                                           awaiting, self._flagged.get(table_id),
                                           taken_back=[m.seq for m in moves if is_take_back(m.move)])
                     seq = target
                 elif target == 0:
                     seq = 0
-                if seq > row.seq:
-                    due = rules.due(settings, state) if live.status == "playing" else None
-                    res = await s.execute(update(TableClock).where(TableClock.table_id == table_id,
-                                                                   TableClock.seq < seq)
-                                          .values(seq=seq, state=state, due_at=due))
-                    await s.commit()
-                    if res.rowcount != 1:  # another process wrote a newer state: take it
-                        await s.refresh(row)
-                        seq, state = row.seq, dict(row.state)
-                    else:
-                        self._wake.set()
+            handed = seq == target and live.status == "playing" and rules.held_by_bots(state) != held
+            if handed:  # a seat changed hands since the clocks were written: stop or restart its clock
+                state = rules.hand_over(settings, state, held, live.awaiting, self.now())
+            if seq > row.seq or handed:
+                due = rules.due(settings, state) if live.status == "playing" else None
+                newer = TableClock.seq < seq if seq > row.seq else TableClock.seq == seq
+                res = await s.execute(update(TableClock).where(TableClock.table_id == table_id, newer)
+                                      .values(seq=seq, state=state, due_at=due))
+                await s.commit()
+                if res.rowcount != 1:  # another process wrote a newer state: take it
+                    await s.refresh(row)
+                    seq, state = row.seq, dict(row.state)
+                else:
+                    self._wake.set()
         flagged = self._flagged.get(table_id)
         if flagged:
             for done in [k for k in flagged if k <= seq]:
@@ -240,7 +266,16 @@ class ClockKeeper:
     # -- time-outs -----------------------------------------------------------------------------
 
     async def expire(self, table_id: int) -> bool:
-        """Play one overdue seat's move, if one is overdue now; True if this process played it."""
+        """Play one overdue seat's move, if one is overdue now; True if this process played it.
+        One time-out of a table at a time here: the keeper's loop and a second caller never both
+        ask a bot for the same seat (and the one refused never drops the other's time-out mark)."""
+        lock = self._expiring.get(table_id)
+        if lock is None:
+            lock = self._expiring[table_id] = asyncio.Lock()
+        async with lock:
+            return await self._expire(table_id)
+
+    async def _expire(self, table_id: int) -> bool:
         clock = await self.refresh(table_id)
         if clock is None:
             return False
@@ -248,8 +283,9 @@ class ClockKeeper:
         async with self.live.hold(table_id) as live:
             if live is None or live.status != "playing" or clock.seq != live.seq or not live.showable:
                 return False
-            overdue = [s for s in live.awaiting
-                       if (end := rules.seat_due(clock.settings, clock.state, s)) is not None and end <= now]
+            bots = bot_held(live)  # a bot answers by itself: its seat is never timed out
+            overdue = [s for s in live.awaiting if s not in bots
+                       and (end := rules.seat_due(clock.settings, clock.state, s)) is not None and end <= now]
             if not overdue:
                 return False
             seat, seq, engine = overdue[0], live.seq, live.engine
@@ -258,8 +294,9 @@ class ClockKeeper:
             if not legal or player is None:
                 return False
             level = clock.settings.on_timeout.removeprefix("bot_")
-            copy = engine.decode(engine.encode(live.state)) if level != "pass" else None
-        move = await self._choose(engine, copy, seat, level, legal)
+            game = live.game
+            encoded = orjson.dumps(engine.encode(live.state)) if level != "pass" and plays_bots(engine) else None
+        move = await self._choose(game, encoded, seat, level, legal)
         self._flagged.setdefault(table_id, {})[seq + 1] = seat
         try:
             await self.mover.play(live, player, seq, move)
@@ -273,18 +310,16 @@ class ClockKeeper:
         await self.refresh(table_id)
         return True
 
-    async def _choose(self, engine: Any, state: Any, seat: int, level: str, legal: list[Any]) -> Any:
-        """The time-out's move: a bot's (off the event loop, bounded in wall time) where the
-        game has bots, else a pass or the first listed move."""
-        if state is None or not hasattr(engine, "determinize"):
+    async def _choose(self, game: str, encoded: bytes | None, seat: int, level: str, legal: list[Any]) -> Any:
+        """The time-out's move: a bot's, from the bot pool like any bot's decision (a worker
+        process searches the seat's determinization, bounded in wall time), where the game has
+        bots; else, or if the bot fails, a pass or the first listed move."""
+        if encoded is None:
             return timeout_move(legal)
-        from engines.bots import Budget, choose
-        from engines.kit import Rng
-
-        rng = Rng.from_seed(secrets.randbits(63))  # the bot's own bits, never the game's seed
-        budget = Budget(seconds=0.9, clock=time.monotonic)
         try:
-            return await asyncio.to_thread(choose, engine, state, seat, level, rng, budget)
+            move = await self.bots.decide("clock", game, seat, level, time.monotonic() + self.think_seconds,
+                                          lambda: encoded)
         except Exception:
             log.exception("the bot could not choose a time-out move; passing instead")
             return timeout_move(legal)
+        return move if move in legal else timeout_move(legal)

@@ -6,6 +6,8 @@ group of them; there is one chat per set of members. Only its members are ever s
 (over their own sockets or the seat API); spectators and other seats learn nothing, not even that
 it exists. Each member's read position is stored, so unread marks survive a reload and a restart.
 A chat is published with the game's record only when every one of its members has agreed.
+Members are seats: a game whose seats have names of their own (houses) gives them through the
+engine's optional ``seat_labels``, sent with the chats, so the page names members "Stark (Ada)".
 
 Messages are cleaned and limited like the table chat (length, and a rate per seat). Other server
 processes learn of a change by a notification sent in the transaction that stored it (see
@@ -27,7 +29,7 @@ from app.hub import Hub, Window
 from app.live import LiveTable, LiveTables, PlayerInfo
 from app.models import Player, PrivateChat, PrivateChatMember, PrivateMessage, utcnow
 from app.notify import Notifier
-from engines.base import Engine
+from engines.base import Engine, seat_labels
 
 HISTORY = 200  # messages sent at once when a chat is opened (older ones: ``before``)
 NEW_MESSAGE, CHAT_CHANGED, READ = "private_message", "private_chat", "private_read"
@@ -37,6 +39,12 @@ KINDS = (NEW_MESSAGE, CHAT_CHANGED, READ)
 def enabled(engine: Engine) -> bool:
     """Does this game offer private chats? (the engine's ``diplomacy`` attribute, off by default)"""
     return bool(getattr(engine, "diplomacy", False))
+
+
+def labels(live: LiveTable) -> list[str] | None:
+    """Each seat's name in the game (a house: "Stark"), when its engine gives one (the optional
+    ``seat_labels`` of the engine protocol): the chats name their members by it and the player."""
+    return seat_labels(live.engine, live.state)
 
 
 def members_key(seats: list[int]) -> str:
@@ -331,7 +339,7 @@ class PrivateChats:
         the game has none, or for a spectator)."""
         if player is None or player.seat is None or live.status == "gathering" or not enabled(live.engine):
             return None
-        return {"type": "private_chats", "chats": await self.summaries(live, player)}
+        return {"type": "private_chats", "chats": await self.summaries(live, player), "labels": labels(live)}
 
 
 async def published_chats(sessions: Any, table_id: int) -> list[dict[str, Any]]:

@@ -32,7 +32,7 @@ OUTBOX_LIMIT = 256
 class SendNow(Protocol):
     """A socket that sends without awaiting when it can (app/websocket_protocol.py)."""
 
-    def send_text_now(self, text: str) -> bool: ...
+    def send_text_now(self, text: str | bytes) -> bool: ...
 
 
 @dataclass(eq=False, slots=True)
@@ -49,15 +49,17 @@ class Connection:
     socket: SendNow | None = None
     last_seq: int = -1  # the newest log line this connection has been sent
     last_chat: int = 0
-    pending: list[str | tuple[int, str]] = field(default_factory=list)  # a tuple: close (code, reason)
+    pending: list[str | bytes | tuple[int, str]] = field(default_factory=list)  # a tuple: close (code, reason)
     draining: asyncio.Task[None] | None = None
     closed: bool = False
 
     def send(self, message: dict[str, Any]) -> None:
-        self.send_raw(orjson.dumps(message).decode())
+        self.send_raw(orjson.dumps(message))
 
-    def send_raw(self, data: str) -> None:
-        """Send an encoded message (one str may be shared by many connections)."""
+    def send_raw(self, data: str | bytes) -> None:
+        """Send an encoded message (one str, or its UTF-8 bytes, may be shared by many
+        connections). Bytes go to the socket as they are: a view holds non-ASCII text (★, −),
+        and decoding it to send it encoded again costs two copies per connection."""
         if self.closed:
             return
         if self.draining is None and self.socket is not None and self.socket.send_text_now(data):
@@ -90,7 +92,8 @@ class Connection:
                 if isinstance(item, tuple):
                     await self.asgi_send({"type": "websocket.close", "code": item[0], "reason": item[1]})
                     return
-                await self.asgi_send({"type": "websocket.send", "text": item})
+                text = item.decode() if isinstance(item, bytes) else item
+                await self.asgi_send({"type": "websocket.send", "text": text})
         except Exception:  # the peer went away; the reader side cleans up
             self.closed = True
             self.pending.clear()
@@ -251,7 +254,7 @@ class Hub:
     def push_table(self, live: LiveTable) -> None:
         """Players, status, who is connected: after joins, the start, presence changes."""
         self.on_table(live)
-        message = orjson.dumps({"type": "table", "table": public_summary(live, self.connected(live.id))}).decode()
+        message = orjson.dumps({"type": "table", "table": public_summary(live, self.connected(live.id))})
         for conn in list(self.rooms.get(live.id, ())):
             conn.send_raw(message)
 
@@ -281,12 +284,12 @@ class Hub:
         legal = {seat: live.engine.legal_moves(live.state, seat)
                  for seat in live.awaiting if seat in seats}
         seat_views = views(live.engine, live.state, seats, legal)
-        cache: dict[tuple[int | None, int], str] = {}
+        cache: dict[tuple[int | None, int], bytes] = {}
         for conn in behind:
             key = (conn.seat, conn.last_seq)
             data = cache.get(key)
             if data is None:
-                data = orjson.dumps(view_message(live, conn.seat, conn.last_seq, seat_views[conn.seat], legal)).decode()
+                data = orjson.dumps(view_message(live, conn.seat, conn.last_seq, seat_views[conn.seat], legal))
                 cache[key] = data
             conn.send_raw(data)
             conn.last_seq = live.seq

@@ -87,20 +87,35 @@ class Mover:
             live.pending = True
             try:
                 write, chain = self._apply(live, seat, move)
-                stored = await self.journal.append(write)
             except ApiError:
                 await self._undo(live)
                 raise
             except Exception:
-                log.exception("storing a move of table %s failed", live.id)
+                log.exception("applying a move of table %s failed", live.id)
                 await self._undo(live)
                 raise ApiError(503, "not_stored", "The move could not be stored; nothing was changed. "
                                "Try again.") from None
-            if not stored:  # another server process stored this seq first
-                fresh = await self._undo(live)
-                raise stale(fresh, seq)
-            self._publish(live, write, chain)
-            return live.seq
+            return await self._store(live, seq, write, chain, "move")
+
+    async def _store(self, live: LiveTable, seq: int, write: MoveWrite, chain: TurnChain | None, what: str) -> int:
+        """The end of every entry (a move, a take-back) applied to a held table: store it, then
+        publish it. If storing fails, or another server process stored that seq first, the table
+        is rebuilt from the database (the change undone) and the entry refused. The new seq."""
+        try:
+            stored = await self.journal.append(write)
+        except ApiError:
+            await self._undo(live)
+            raise
+        except Exception:
+            log.exception("storing a %s of table %s failed", what, live.id)
+            await self._undo(live)
+            raise ApiError(503, "not_stored", f"The {what} could not be stored; nothing was changed. "
+                           "Try again.") from None
+        if not stored:  # another server process stored this seq first
+            fresh = await self._undo(live)
+            raise stale(fresh, seq)
+        self._publish(live, write, chain)
+        return live.seq
 
     def _publish(self, live: LiveTable, write: MoveWrite, chain: TurnChain | None) -> None:
         """A stored entry (a move or a take-back) becomes the table's: seq, log, chain, views."""
@@ -154,17 +169,12 @@ class Mover:
                                   snapshot=dumps(live.engine.encode(state)) if new_seq % self.snapshot_every == 0
                                   else None, parsed=events)
                 live.state = state
-                stored = await self.journal.append(write)
             except Exception:
                 log.exception("taking back a move of table %s failed", live.id)
                 await self._undo(live)
                 raise ApiError(503, "not_stored", "The take-back could not be stored; nothing was changed. "
                                "Try again.") from None
-            if not stored:  # another server process stored this seq first
-                fresh = await self._undo(live)
-                raise stale(fresh, seq)
-            self._publish(live, write, rest)
-            return live.seq
+            return await self._store(live, seq, write, rest, "take-back")
 
     def _apply(self, live: LiveTable, seat: int, move: dict[str, Any]) -> tuple[MoveWrite, TurnChain | None]:
         """Play the move on the cached state and encode what is stored; the caller undoes it

@@ -6,11 +6,13 @@ import asyncio
 import contextlib
 import gc
 import logging
+import sys
 from typing import Annotated, Any
 
 from fastapi import Depends, Request
 from starlette.requests import HTTPConnection
 
+from app.bot_pool import BotPool
 from app.bot_seats import BotSeats
 from app.clocks import ClockKeeper
 from app.config import Settings, is_postgres
@@ -29,6 +31,7 @@ from app.tokens import hash_token, normalize_code
 from engines.base import Engine
 from engines.registry import load_engines
 
+SWITCH_INTERVAL = 0.0005  # seconds a thread waits for the interpreter lock before it is handed over
 log = logging.getLogger("parlour")
 
 
@@ -51,11 +54,13 @@ class Parlour:
         self.journal = make_journal(settings.database_url, self.notifier)
         self.mover = Mover(self.live, self.hub, self.journal, settings.snapshot_every)
         self.code_brake = CodeBrake(settings.failed_lookups_per_minute)
-        self.bots = BotSeats(self.live, self.hub, self.mover, self.notifier, engine_paths=settings.engines,
-                             database_url=settings.database_url, workers=settings.bot_workers,
-                             queue=settings.bot_queue, delay=settings.bot_delay_seconds,
+        # One pool of bot workers for every bot decision: bots holding seats and clocks' time-outs.
+        self.bot_pool = BotPool(settings.engines, workers=settings.bot_workers, queue=settings.bot_queue)
+        self.bots = BotSeats(self.live, self.hub, self.mover, self.notifier, self.bot_pool,
+                             database_url=settings.database_url, delay=settings.bot_delay_seconds,
                              think_seconds=settings.bot_think_seconds)
-        self.clocks = ClockKeeper(self.live, self.hub, self.mover, poll_seconds=settings.clock_poll_seconds)
+        self.clocks = ClockKeeper(self.live, self.hub, self.mover, self.bot_pool,
+                                  poll_seconds=settings.clock_poll_seconds, think_seconds=settings.bot_think_seconds)
         self.pusher = Pusher(self.live, self.hub, settings.push_contact, allow_http=settings.push_allow_http)
 
     async def start(self) -> None:
@@ -69,6 +74,10 @@ class Parlour:
         gc.collect()
         gc.freeze()
         gc.set_threshold(20_000, 20, 50)
+        # The journal's thread (app/journal.py) takes the interpreter lock back after each
+        # SQLite call; while the event loop is busy building views it waited up to the default
+        # switch interval (5 ms) each time, and every move of the batch waited with it.
+        sys.setswitchinterval(SWITCH_INTERVAL)
         self._sweeper = asyncio.create_task(self._sweep())
         self.bots.start()
 
@@ -93,6 +102,7 @@ class Parlour:
                 await self._sweeper
         await self.bots.stop()
         await self.clocks.stop()
+        self.bot_pool.stop()
         await self.hub.drain()
         await self.pusher.stop()
         await self.notifier.stop()

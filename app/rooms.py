@@ -22,7 +22,7 @@ from app.clocks import store_settings
 from app.diplomacy import enabled as diplomacy_enabled
 from app.errors import ApiError
 from app.hub import Hub
-from app.live import LiveTable, LiveTables
+from app.live import LiveTable, LiveTables, PlayerInfo
 from app.models import ChatMessage, GameTable, Player, utcnow
 from app.notify import Notifier
 from app.tokens import hash_token, new_code, new_seed, new_token
@@ -66,6 +66,37 @@ async def lock_gathering(s: AsyncSession, table_id: int) -> None:
                           .values(seq=GameTable.seq))
     if res.rowcount != 1:  # type: ignore[attr-defined]
         raise ApiError(409, "already_started", STARTED)
+
+
+async def free_seat(s: AsyncSession, live: LiveTable) -> list[Player]:
+    """Lock the gathering table's row and read its players: 409 if every seat is taken (a join,
+    or a bot seated by the founder)."""
+    await lock_gathering(s, live.id)
+    players = list((await s.scalars(select(Player).where(Player.table_id == live.id))).all())
+    if len(players) >= live.max_seats:
+        raise ApiError(409, "table_full", f"This table is full: {live.engine.title} seats at most "
+                       f"{live.max_seats} players.")
+    return players
+
+
+async def find_seat(tables: LiveTables, token_hash: str) -> tuple[LiveTable, PlayerInfo]:
+    """The table and player of a seat address (404 if none)."""
+    found = await tables.by_token_hash(token_hash)
+    if found is None:
+        raise unknown_seat()
+    return found
+
+
+def seat_at(held: LiveTable | None, token_hash: str) -> tuple[LiveTable, PlayerInfo]:
+    """The seat's player at a table held for a change (404 if the table or the seat went meanwhile)."""
+    me = held.player_by_hash(token_hash) if held is not None else None
+    if held is None or me is None:
+        raise unknown_seat()
+    return held, me
+
+
+def unknown_seat() -> ApiError:
+    return ApiError(404, "unknown_seat", "No seat has this address.")
 
 
 class Rooms:
@@ -125,11 +156,7 @@ class Rooms:
                 raise ApiError(409, "already_started", STARTED)
             try:
                 async with self.live.sessions() as s, s.begin():
-                    await lock_gathering(s, live.id)
-                    players = (await s.scalars(select(Player).where(Player.table_id == live.id))).all()
-                    if len(players) >= live.max_seats:
-                        raise ApiError(409, "table_full", f"This table is full: {live.engine.title} seats at most "
-                                       f"{live.max_seats} players.")
+                    players = await free_seat(s, live)
                     if any(p.name.casefold() == name.casefold() for p in players):
                         raise ApiError(409, "name_taken", f"Someone at this table is already called {name}; "
                                        "choose another name.")
@@ -144,13 +171,9 @@ class Rooms:
 
     async def leave(self, token_hash: str, name: object = None) -> None:
         """A player leaves a table before it starts; or, naming someone, the founder removes them."""
-        found = await self.live.by_token_hash(token_hash)
-        if found is None:
-            raise ApiError(404, "unknown_seat", "No seat has this address.")
-        async with self.live.hold(found[0].id) as live:
-            me = live.player_by_hash(token_hash) if live is not None else None
-            if live is None or me is None:
-                raise ApiError(404, "unknown_seat", "No seat has this address.")
+        found, _ = await find_seat(self.live, token_hash)
+        async with self.live.hold(found.id) as held:
+            live, me = seat_at(held, token_hash)
             if live.status != "gathering":
                 raise ApiError(409, "already_started", "The game has begun: nobody leaves it now.")
             if name is None or name == me.name:
@@ -172,13 +195,9 @@ class Rooms:
             await self._changed(live)
 
     async def start(self, token_hash: str) -> LiveTable:
-        found = await self.live.by_token_hash(token_hash)
-        if found is None:
-            raise ApiError(404, "unknown_seat", "No seat has this address.")
-        async with self.live.hold(found[0].id) as live:
-            player = live.player_by_hash(token_hash) if live is not None else None
-            if live is None or player is None:
-                raise ApiError(404, "unknown_seat", "No seat has this address.")
+        found, _ = await find_seat(self.live, token_hash)
+        async with self.live.hold(found.id) as held:
+            live, player = seat_at(held, token_hash)
             if not player.is_founder:
                 raise ApiError(403, "not_founder", "Only the player who founded the table can start it.")
             if live.status != "gathering":

@@ -39,7 +39,7 @@ INBOX_LIMIT = 8  # messages received and not yet taken by the application, befor
 OPCODE_TEXT = 0x81  # FIN + text
 OPCODE_BINARY = 0x82  # FIN + binary
 SEND_NOW = "parlour.send_now"
-"""The scope extension naming a socket with a synchronous ``send_text_now(text) -> bool``."""
+"""The scope extension naming a socket with a synchronous ``send_text_now(text or UTF-8 bytes) -> bool``."""
 
 
 def frame_header(first: int, length: int) -> bytes:
@@ -347,14 +347,14 @@ class LeanWebSocketProtocol(asyncio.Protocol):
         else:
             raise RuntimeError(f"Expected ASGI message 'websocket.send' or 'websocket.close', but got {kind!r}.")
 
-    def send_text_now(self, text: str) -> bool:
+    def send_text_now(self, text: str | bytes) -> bool:
         """Send a text message at once if the socket is open and writable (True); otherwise send
         nothing and say so (False): the caller then awaits the ASGI ``send``, which waits for the
         socket to drain, or reports the disconnect. Same frames as ``send``, without a coroutine."""
         if (self.write_paused or self.disconnected or self.close_sent or not self.handshake_complete
                 or self.conn.state is not State.OPEN):
             return False
-        payload = text.encode()
+        payload = text if isinstance(text, bytes) else text.encode()  # bytes: UTF-8 text already
         self.transport.write(frame_header(OPCODE_TEXT, len(payload)) + payload)
         return True
 

@@ -30,6 +30,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import gc
 import json
 import os
 import random
@@ -243,6 +244,11 @@ class Bench:
         await asyncio.gather(*(r.wait() for r in readies))
         setup_s = time.perf_counter() - t0
         rss_setup = sum(s.rss_mb() for s in self.servers)
+        # The client's own collector, as the server's (app/parlour.py): thousands of sockets and
+        # tables set up are kept out of its passes, so its pauses are not counted as round trips.
+        gc.collect()
+        gc.freeze()
+        gc.set_threshold(20_000, 20, 50)
         self.playing.set()
         for table in list(self.tables.values()):
             table.kick()
@@ -250,7 +256,7 @@ class Bench:
         profiler = None
         if a.profile:
             profiler = subprocess.Popen(
-                ["py-spy", "record", "--pid", str(self.servers[0].proc.pid), "--duration", str(int(a.duration)),
+                [py_spy(), "record", "--pid", str(self.servers[0].proc.pid), "--duration", str(int(a.duration)),
                  "--format", "speedscope" if a.profile.endswith(".json") else "flamegraph",
                  "--output", a.profile, "--rate", "200"],
                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -307,6 +313,17 @@ class Bench:
 
 
 NODE_CLIENT = Path(__file__).resolve().parent / "node"
+NODE_GC = ["--max-semi-space-size=32", "--initial-old-space-size=256"]
+"""The load client's collector given room: with its default young generation (a few MB) and an
+old generation sized to the little it keeps, at 200 moves/s of six 8 KB views (A Game of
+Thrones) Node collected the old generation every second or two, pausing the client up to tens
+of milliseconds, and those pauses were counted as the server's round trips."""
+
+
+def py_spy() -> str:
+    """py-spy beside this interpreter (a virtual environment's bin), else on the PATH."""
+    here = Path(sys.executable).parent / "py-spy"
+    return str(here) if here.exists() else "py-spy"
 
 
 def run_node_client(a: argparse.Namespace, servers: list[Server]) -> dict[str, Any]:
@@ -315,9 +332,10 @@ def run_node_client(a: argparse.Namespace, servers: list[Server]) -> dict[str, A
 
     if not (NODE_CLIENT / "node_modules" / "ws").exists():
         subprocess.run(["npm", "install", "--no-audit", "--no-fund", "--silent"], cwd=NODE_CLIENT, check=True)
-    cmd = ["node", str(NODE_CLIENT / "load_client.mjs"), "--urls", ",".join(s.base for s in servers),
-           "--tables", str(a.tables), "--seats", str(a.seats), "--think", str(a.think), "--game", a.game,
-           "--duration", str(a.duration), "--warmup", str(a.warmup)]
+    cmd = ["node", *NODE_GC, *a.node_option, str(NODE_CLIENT / "load_client.mjs"),
+           "--urls", ",".join(s.base for s in servers), "--tables", str(a.tables), "--seats", str(a.seats),
+           "--think", str(a.think), "--game", a.game,
+           "--duration", str(a.duration), "--warmup", str(a.warmup), "--timeline", "1" if a.timeline else "0"]
     if not a.no_pin and shutil.which("taskset"):
         cmd = ["taskset", "-c", "1", *cmd]
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True)
@@ -340,7 +358,7 @@ def run_node_client(a: argparse.Namespace, servers: list[Server]) -> dict[str, A
             rss_setup = sum(s.rss_mb() for s in servers)
             peak[0] = rss_setup
             if a.profile:
-                subprocess.Popen(["py-spy", "record", "--pid", str(servers[0].proc.pid), "--duration",
+                subprocess.Popen([py_spy(), "record", "--pid", str(servers[0].proc.pid), "--duration",
                                   str(int(a.duration)), "--format", "speedscope", "--output", a.profile,
                                   "--rate", "200"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
             cpu0 = sum(s.cpu_seconds() for s in servers)
@@ -353,6 +371,8 @@ def run_node_client(a: argparse.Namespace, servers: list[Server]) -> dict[str, A
             stats = httpx.get(f"{servers[0].base}/api/stats", timeout=60).json()
         elif line.startswith("{"):
             result = json.loads(line)
+        elif line:  # anything else the client says (--node-option=--trace-gc, say) is shown
+            print(line, file=sys.stderr)
     proc.wait()
     if proc.returncode != 0 or not result:
         raise RuntimeError("the Node load client failed")
@@ -388,6 +408,10 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     p.add_argument("--bot-tables", type=int, default=0,
                    help="also this many tables of one client seat and bots in every other seat (not measured)")
     p.add_argument("--bot-level", choices=("easy", "good"), default="good")
+    p.add_argument("--node-option", action="append", default=[],
+                   help="an option for node itself, e.g. --node-option=--trace-gc (its lines go to stderr)")
+    p.add_argument("--timeline", action="store_true",
+                   help="print the moves done and the slowest round trip of every second (Node client)")
     p.add_argument("--profile", help="py-spy the (first) server during the window into this file (.svg/.json)")
     a = p.parse_args(argv)
     seats, engine_path = GAMES.get(a.game, (4, None))
@@ -451,6 +475,9 @@ def print_result(r: dict[str, Any]) -> None:
           f"p99 {mv.get('p99_ms')}; {cm['moves_per_commit']} moves per commit")
     print(f"  errors {r['errors']} {r['error_kinds'] or ''}  stale retries {r['stale_retries']}  "
           f"(load client CPU {r['client_cpu_pct']}%)")
+    if r.get("timeline"):
+        print("  second by second (moves done, slowest round trip ms): "
+              + " ".join(f"{n}/{ms:g}" for n, ms in r["timeline"]))
     if r.get("bot_tables"):
         bots = r["bots"] or {}
         print(f"  beside them {r['bot_tables']} tables with {r['bot_level']} bots: {r['bot_table_moves_s']} moves/s; "

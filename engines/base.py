@@ -164,6 +164,10 @@ class Engine(Protocol):
     # not yet played) move within their turn: it reveals nothing and hands the game to no other
     # seat (app/takeback.py; none may be taken back without it). Optional: ``round_of(state) ->
     # int | None`` -- the round the game is in, for replays to jump between.
+    #
+    # Optional: ``seat_labels(state) -> list[str]`` -- what each seat is called in this game beside
+    # its player's name (a house, a colour), by seat, public and fixed once the game is dealt. The
+    # site shows it where it names seats for themselves, as in private chats ("Stark (Ada)").
 
 
 def views(engine: Engine, state: Any, seats: Iterable[int | None],
@@ -205,6 +209,12 @@ def static_view(engine: Engine, state: Any) -> View:
     """The engine's fixed, public data for this game ({} if it has none)."""
     method = getattr(engine, "static_view", None)
     return dict(method(state)) if method is not None else {}
+
+
+def seat_labels(engine: Engine, state: Any) -> list[str] | None:
+    """Each seat's name in the game (a house, a colour) when the engine gives one, else None."""
+    method = getattr(engine, "seat_labels", None)
+    return [str(x) for x in method(state)] if method is not None and state is not None else None
 
 
 def resolve_options(engine: Engine, given: Mapping[str, Any] | None) -> dict[str, Any]:

@@ -8,6 +8,7 @@ from typing import Any
 from fastapi import APIRouter, Response
 from pydantic import BaseModel, ConfigDict
 
+from app.diplomacy import labels
 from app.parlour import JSON, ParlourDep
 from app.routes.api import SeatDep
 
@@ -37,8 +38,10 @@ class AgreeIn(BaseModel):
 @router.get("")
 async def list_chats(seat: SeatDep, parlour: ParlourDep) -> JSON:
     """The seat's private chats: members (seats), who agreed to publish, the newest message's
-    number, this seat's read position and unread count."""
-    return {"chats": await parlour.private_chats.summaries(*seat)}
+    number, this seat's read position and unread count; and each seat's name in the game
+    ("labels", by seat: houses) when the game gives them, else null."""
+    chats = await parlour.private_chats.summaries(*seat)
+    return {"chats": chats, "labels": labels(seat[0])}
 
 
 @router.post("", status_code=201)

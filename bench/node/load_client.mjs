@@ -26,6 +26,8 @@ const GAMES = +(args.games || 0);
 const POLICY = args.policy || "random";
 // A table with no new view for this long has stalled (a refused move, a lost message).
 const STALL_MS = +(args.stall || 120) * 1000;
+// --timeline 1: also print, second by second, the moves done and their slowest round trip.
+const TIMELINE = args.timeline === "1";
 
 // Each table's sockets come from their own loopback address, as each household's would: the
 // server takes at most 64 sockets per address, and 20 five-seat tables, with the sockets of the
@@ -48,12 +50,15 @@ process.on("exit", (code) => {
 });
 const active = new Set(); // the tables being set up or played
 
-const stats = { measuring: false, done: 0, rtts: [], errors: {}, stale: 0, finished: 0 };
+const stats = { measuring: false, done: 0, rtts: [], errors: {}, stale: 0, finished: 0, timeline: [] };
+let w0 = 0;
 let playing = false, stopping = false;
-// A seat's legal moves travel inside its prompt's choices (older servers sent them beside it).
-const movesOf = (msg) => {
+// A seat's legal moves travel inside its prompt's choices (older servers sent them beside it):
+// the one --policy picks (policy.mjs), or null when the seat has none.
+const moveOf = (msg) => {
   const p = msg.view && msg.view.prompt;
-  return p && Array.isArray(p.choices) ? p.choices.map((c) => c.move) : (msg.moves || []);
+  const moves = p && Array.isArray(p.choices) ? p.choices.map((c) => c.move) : (msg.moves || []);
+  return moves.length ? pickMove(POLICY, moves) : null;
 };
 const err = (k) => { stats.errors[k] = (stats.errors[k] || 0) + 1; };
 // fetch's own message is "fetch failed"; what failed is in its cause.
@@ -128,10 +133,22 @@ class Table {
       const sent = this.sentAt.get(seq);
       if (sent !== undefined && this.seen.every((s) => s >= seq)) {
         this.sentAt.delete(seq);
-        if (stats.measuring) { stats.rtts.push(performance.now() - sent); stats.done++; }
+        if (stats.measuring) {
+          const rtt = performance.now() - sent;
+          stats.rtts.push(rtt);
+          stats.done++;
+          if (TIMELINE) {
+            const b = Math.floor((performance.now() - w0) / 1000);
+            (stats.timeline[b] ||= []).push(rtt);
+          }
+        }
       }
-      msg.moves = movesOf(msg);
-      this.latest[i] = msg;
+      // The move this seat will play is drawn now, and only it and the seq are kept: the whole
+      // parsed view of every seat (8 KB of JSON at six Game of Thrones seats) kept until the
+      // next one made each young-generation collection copy them all, and the old generation's
+      // collections frequent: the client paused for tens of milliseconds, counted as round trip.
+      const latest = { seq, move: moveOf(msg) };
+      this.latest[i] = latest;
       this.cancel(i);
       if (msg.status === "finished") {
         if (i === 0) {
@@ -142,7 +159,7 @@ class Table {
         }
         return;
       }
-      if (msg.moves.length && playing) this.think(i);
+      if (latest.move && playing) this.think(i);
     } else if (msg.type === "error") {
       if (msg.error === "stale") stats.stale++; else err(msg.error);
     }
@@ -154,15 +171,14 @@ class Table {
     this.timers[i] = null;
   }
 
-  kick() { this.latest.forEach((m, i) => { if (m && m.moves.length) this.think(i); }); }
+  kick() { this.latest.forEach((m, i) => { if (m && m.move) this.think(i); }); }
 
   think(i) {
     const fire = () => {
       if (stopping) return;
       const m = this.latest[i];
       if (!this.sentAt.has(m.seq + 1)) this.sentAt.set(m.seq + 1, performance.now());
-      const move = pickMove(POLICY, m.moves);
-      this.socks[i].send(JSON.stringify({ type: "move", seq: m.seq, move }));
+      this.socks[i].send(JSON.stringify({ type: "move", seq: m.seq, move: m.move }));
     };
     // As the peer's client does: setTimeout(0) waits at least 1 ms in Node, setImmediate does not.
     this.timers[i] = THINK ? setTimeout(fire, THINK * (0.5 + Math.random())) : setImmediate(fire);
@@ -204,7 +220,7 @@ if (!GAMES) await new Promise((r) => setTimeout(r, WARMUP));
 const cpu0 = process.cpuUsage();
 console.log("WINDOW_START");
 stats.measuring = true;
-const w0 = performance.now();
+w0 = performance.now();
 // SIGTERM (the soak's time limit) ends the run early, with its figures.
 await new Promise((r) => { finish = r; process.once("SIGTERM", r); if (!GAMES) setTimeout(r, DURATION); });
 stats.measuring = false;
@@ -219,6 +235,7 @@ console.log(JSON.stringify({
   moves_s: +(stats.done / windowS).toFixed(1), rtt_p50_ms: pct(0.5), rtt_p95_ms: pct(0.95), rtt_p99_ms: pct(0.99),
   rtt_max_ms: rt.length ? +rt[rt.length - 1].toFixed(2) : null, errors: Object.values(stats.errors).reduce((a, b) => a + b, 0),
   error_kinds: stats.errors, stale_retries: stats.stale, games_finished: stats.finished, setup_s: +setupS.toFixed(1),
+  ...(TIMELINE ? { timeline: Array.from(stats.timeline, (b) => b ? [b.length, +Math.max(...b).toFixed(1)] : [0, 0]) } : {}),
   window_s: +windowS.toFixed(1), client_cpu_pct: +(100 * (cpu.user + cpu.system) / 1e6 / windowS).toFixed(1),
 }));
 process.exit(0);

@@ -74,10 +74,13 @@ def decide(engine: Engine, state: Any, seat: int, level: str, rng: Rng, budget: 
         return Choice(legal[0], considered=1)
     base = position(engine, state, seat, hooks)
     determinize = engine.determinize  # type: ignore[attr-defined]
-    seen = determinize(base, seat, rng) if hooks.sensible is not None else base
+    seen = determinize(base, seat, rng) if hooks.sensible is not None or hooks.policy is not None else base
     moves = sensible_moves(hooks, engine, seen, seat, legal)
     if level == "easy" or len(moves) == 1:
         return Choice(pick_by_kind(moves, rng), considered=len(moves))
+    picked = hooks.policy(engine, seen, seat, moves) if hooks.policy is not None else None
+    if picked is not None:
+        return Choice(picked, considered=len(moves))
     stats = ismcts.search(engine, base, seat, _seats(engine, state), hooks, rng, budget.iterations,
                           budget.deadline())
     return Choice(ismcts.best_move(stats.root, moves), stats.iterations, len(moves))

@@ -14,6 +14,9 @@ searches with random sensible playouts to the end. A game may add, in ``engines/
 * ``evaluate(engine, state)`` — for each seat, how good the position looks, in [0, 1]; with
   ``depth`` (moves), playouts stop there and the evaluation stands in for the result.
 * ``components(engine, state)`` — at the end of a game, who held what (balance checks).
+* ``policy(engine, state, seat, moves)`` — the good level's own pick among the sensible moves
+  where the game knows better than a short search (``state`` a determinization, as for
+  ``sensible``); None: search as usual.
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ Canonical = Callable[[Any, int], Any]
 Sensible = Callable[[Engine, Any, int, list[Move]], list[Move]]
 Evaluate = Callable[[Engine, Any], Sequence[float]]
 Components = Callable[[Engine, Any], dict[str, list[int]]]
+Policy = Callable[[Engine, Any, int, list[Move]], Move | None]
 
 PASSES = frozenset({"pass", "skip", "decline"})
 """Move types that give up a turn or a chance: never the easy bot's pick while it has another."""
@@ -51,6 +55,9 @@ class Hooks:
     components: Components | None = None
     """For balance checks: at the end of a game, each component a player can hold (a card, a
     borough, a deck) -> the seats holding it (``python -m engines.tournament --balance``)."""
+    policy: Policy | None = None
+    """The good level's own choice where a short search sees little (A Game of Thrones' hidden
+    orders, whose worth shows only rounds later); None from it: search as usual."""
 
 
 NONE = Hooks()

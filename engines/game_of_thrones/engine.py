@@ -200,6 +200,10 @@ class GameOfThrones(KitEngine[GameState]):
     def static_view(self, state: GameState) -> View:
         return static_data()
 
+    def seat_labels(self, state: GameState) -> list[str]:
+        """Each seat's house (private chats name their members by house: "Stark (Ada)")."""
+        return [house_name(h) for h in state.houses]
+
     # -- the round ------------------------------------------------------------------------------
     def _start_round(self, state: GameState, log: Log) -> None:
         """Seed, the game round: Westeros (not in round 1), Planning, Action."""
@@ -315,10 +319,7 @@ class GameOfThrones(KitEngine[GameState]):
     def _end_by_count(self, state: GameState, log: Log) -> None:
         """After round 10: most castles and strongholds; ties by land areas, then the Supply
         track, then the Iron Throne track (Rules §6)."""
-        def key(seat: int) -> tuple[int, int, int, int]:
-            return (R.castles_held(state, seat), R.land_held(state, seat), state.supply[seat],
-                    -state.tracks["iron_throne"].index(seat))
-        state.winner = max(range(state.seats), key=key)
+        state.winner = max(range(state.seats), key=lambda seat: R.final_standing(state, seat))
         state.phase, state.ended_by = OVER, "round 10"
         log.say("The tenth round is over: {0} wins with {n} castles and strongholds", state.winner,
                 n=R.castles_held(state, state.winner))
@@ -345,8 +346,8 @@ class GameOfThrones(KitEngine[GameState]):
 
     # -- hidden information -----------------------------------------------------------------------
     def determinize(self, state: GameState, seat: int | None, rng: Rng) -> GameState:
-        """Re-draw what ``seat`` cannot see: others' face-down orders (the same number placed, on
-        their areas), others' chosen house cards, others' bids, the wildling deck and the Westeros
+        """Re-draw what ``seat`` cannot see: others' face-down orders (their kinds: where they lie is
+        public), others' chosen house cards, others' bids, the wildling deck and the Westeros
         decks (but the cards seen: the top wildling card for the seat that looked, the cards
         revealed at the bottom), and the generator."""
         out = copy.deepcopy(state)
@@ -354,8 +355,7 @@ class GameOfThrones(KitEngine[GameState]):
             for s in list(out.planning.choices):
                 if s == seat:
                     continue
-                n = len(out.planning.choices[s] or {})
-                out.planning.choices[s] = P.random_orders(self, out, s, n, rng)
+                out.planning.choices[s] = P.random_kinds(self, out, s, out.planning.choices[s] or {}, rng)
         c = out.combat
         if c is not None and c.cards.open:
             top = out.decisions.top

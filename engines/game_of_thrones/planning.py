@@ -1,6 +1,6 @@
 """Planning: orders placed hidden and at once (one by one, changed until the house is ready),
 their reveal's Messenger Raven (swap an order, or look at the top wildling card and keep or bury
-it), and the orders ``determinize`` draws for other houses."""
+it), and the kinds ``determinize`` draws for other houses' face-down orders."""
 
 from __future__ import annotations
 
@@ -25,27 +25,35 @@ def placed_orders(eng: GameOfThrones, state: GameState, seat: int) -> dict[str, 
 
 def moves_orders(eng: GameOfThrones, state: GameState, seat: int, top: Decision | None) -> list[Move]:
     """Planning: place (or replace) an order on an area holding your units, remove one, or
-    declare yourself ready once every area has an order (or no token fits the rest)."""
-    placed = placed_orders(eng, state, seat)
+    declare yourself ready once every area has an order (or no token fits the rest).
+
+    The hottest listing of a game: every seat's is listed after every placement at the table.
+    The tokens left are found once for the seat (``R.placeable``'s rule: not barred, not all
+    used, a special one only within the stars), then each area takes them without its own
+    token; an area without an order that takes none is what ``may_declare_ready`` allows."""
+    placed: Mapping[str, str] = state.planning.choices.get(seat) or {}
     out: list[Move] = []
-    # the tokens' use counted once for the seat (this listing is the hottest code of a game),
-    # then, area by area, without the token already on that area (R.placeable's rule)
     used = Counter(placed.values())
     specials = sum(n for t, n in used.items() if ORDERS[t].special)
     stars = R.star_limit(state, seat)
     barred = state.restricted
+    left = [(token, o.special) for token, o in ORDERS.items() if token not in barred and used[token] < o.count]
+    ready = True
     for area in R.order_areas(state, seat):
         mine = placed.get(area)
-        other_specials = specials - (1 if mine is not None and ORDERS[mine].special else 0)
-        for token, o in ORDERS.items():
-            if token == mine or token in barred or used[token] >= o.count:
-                continue  # (``token`` is not the area's own, so all its uses are elsewhere)
-            if o.special and other_specials >= stars:
-                continue
-            out.append({"type": "order", "area": area, "order": token})
-        if mine is not None:
-            out.append({"type": "unorder", "area": area})
-    if may_declare_ready(eng, state, seat, placed):
+        if mine is None:
+            full = specials >= stars
+            before = len(out)
+            out.extend({"type": "order", "area": area, "order": token}
+                       for token, special in left if not (special and full))
+            ready = ready and len(out) == before  # no token fits this area
+            continue
+        # ``mine`` is counted in ``used``: every other token's uses are elsewhere
+        full = specials - ORDERS[mine].special >= stars
+        out.extend({"type": "order", "area": area, "order": token}
+                   for token, special in left if token != mine and not (special and full))
+        out.append({"type": "unorder", "area": area})
+    if ready:
         out.append(eng.MOVES.make("ready"))
     return out
 
@@ -119,15 +127,23 @@ def do_wildling(eng: GameOfThrones, state: GameState, seat: int, move: Move, top
         log.say("{0} leaves the top wildling card where it is", seat)
 
 
-def random_orders(eng: GameOfThrones, state: GameState, seat: int, n: int, rng: Rng) -> dict[str, str]:
-    areas = R.order_areas(state, seat)
-    rng.shuffle(areas)
-    placed: dict[str, str] = {}
-    for area in areas[:n]:
-        options = [t for t in ORDERS if R.may_place(state, seat, placed, area, t) is None]
-        if options:
-            placed[area] = rng.choice(options)
-    return placed
+def random_kinds(eng: GameOfThrones, state: GameState, seat: int, placed: Mapping[str, str],
+                 rng: Rng) -> dict[str, str]:
+    """Other kinds of order on the same areas: where a house's face-down orders lie is public
+    (the tokens sit on the board), only their kinds are hidden. A few random tries at a legal set;
+    the placed one itself if none comes (it is legal, and the areas are all anyone learns)."""
+    areas = sorted(placed)
+    for _ in range(4):
+        rng.shuffle(areas)
+        drawn: dict[str, str] = {}
+        for area in areas:
+            options = [t for t in ORDERS if R.may_place(state, seat, drawn, area, t) is None]
+            if not options:
+                break
+            drawn[area] = rng.choice(options)
+        else:
+            return drawn
+    return dict(placed)
 
 
 MOVES: dict[str, Mover] = {"raven": moves_raven, "wildling": moves_wildling}

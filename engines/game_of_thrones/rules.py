@@ -58,6 +58,13 @@ def land_held(state: GameState, seat: int) -> int:
     return sum(1 for a in LAND_AREAS if controller(state, a) == seat)
 
 
+def final_standing(state: GameState, seat: int) -> tuple[int, int, int, int]:
+    """A house's place at the end of round 10, greater is better (Rules §6): castles and
+    strongholds; ties by land areas, then the Supply track, then the Iron Throne track."""
+    return (castles_held(state, seat), land_held(state, seat), state.supply[seat],
+            -state.tracks["iron_throne"].index(seat))
+
+
 def barrels(state: GameState, seat: int) -> int:
     """Supply icons in the land areas ``seat`` controls, at most 6 (seed, Supply)."""
     return min(6, sum(a.supply for a in BOARD.areas.values() if a.supply and controller(state, a.id) == seat))

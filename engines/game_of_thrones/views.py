@@ -47,6 +47,11 @@ def public_view(eng: GameOfThrones, state: GameState) -> dict[str, Any]:
     """What every seat and the spectators see alike."""
     areas = []
     holders = {a: R.controller(state, a) for a in BOARD.areas}
+    planning = state.phase == PLANNING and state.planning.open
+    # Rules §1.1: orders are placed face down on the board, so where each lies and whose it is
+    # are public while planning; only its kind waits for the reveal
+    face_down = ({a: s for s, placed in state.planning.choices.items() for a in placed or {}}
+                 if planning else {})
     for area in BOARD.areas:
         entry: dict[str, Any] = {"id": area}
         if area in state.units:
@@ -66,6 +71,8 @@ def public_view(eng: GameOfThrones, state: GameState) -> dict[str, Any]:
         if area in state.orders:
             o = state.orders[area]
             entry["order"] = {"seat": o.seat, "token": o.token}
+        elif area in face_down:
+            entry["order"] = {"seat": face_down[area], "hidden": True}
         if len(entry) > 1:
             areas.append(entry)
     castles = Counter(holders[a] for a in R.CASTLE_AREAS)
@@ -79,7 +86,6 @@ def public_view(eng: GameOfThrones, state: GameState) -> dict[str, Any]:
                   "my_card": None, "strength": {str(s): v for s, v in c.strength.items()},
                   "winner": c.winner, "blade": c.blade, "breakdown": C.combat_breakdown(eng, state)}
     top = state.decisions.top
-    planning = state.phase == PLANNING and state.planning.open
     return {
         "round": state.round, "phase": state.phase, "step": state.step, "seat": None,
         "houses": list(state.houses), "areas": areas,
@@ -105,14 +111,25 @@ def public_view(eng: GameOfThrones, state: GameState) -> dict[str, Any]:
         "decision": top.kind if top is not None else ("orders" if planning else None),
         "awaited": sorted(eng.awaited(state)),
         "winner": state.winner,
+        "standings": standings(state) if state.winner is not None else None,
         "prompt": None,
     }
 
 
+def standings(state: GameState) -> dict[str, Any]:
+    """The end: how the game ended, and every house in its final place (the winner first, the
+    others by the tenth round's count) with what decided it."""
+    order = sorted(range(state.seats), key=lambda s: (s != state.winner, tuple(-x for x in R.final_standing(state, s))))
+    return {"ended_by": state.ended_by,
+            "houses": [{"seat": s, "castles": R.castles_held(state, s), "land": R.land_held(state, s),
+                        "supply": state.supply[s], "throne": state.tracks["iron_throne"].index(s) + 1}
+                       for s in order]}
+
+
 def seat_view(eng: GameOfThrones, state: GameState, public: dict[str, Any], seat: int | None,
               legal: list[Move] | None) -> View:
-    """The public part with what only ``seat`` sees: its own face-down orders, its chosen house
-    card, its bid, the wildling card it looked at, and its prompt."""
+    """The public part with what only ``seat`` sees: the kinds of its own face-down orders, its
+    chosen house card, its bid, the wildling card it looked at, and its prompt."""
     out = dict(public)
     out["seat"] = seat
     if seat is None:
@@ -121,7 +138,7 @@ def seat_view(eng: GameOfThrones, state: GameState, public: dict[str, Any], seat
         own = P.placed_orders(eng, state, seat)
         if own:
             out["areas"] = [{**e, "order": {"seat": seat, "token": own[e["id"]], "hidden": True}}
-                            if e["id"] in own and "order" not in e else e for e in public["areas"]]
+                            if e["id"] in own else e for e in public["areas"]]
     c = state.combat
     if c is not None and c.cards.open and public["combat"] is not None:
         out["combat"] = {**public["combat"], "my_card": c.cards.own(seat)}
@@ -167,7 +184,27 @@ def seat_prompt(eng: GameOfThrones, state: GameState, seat: int | None,
     return prompt(kind, text, moves, label, **(top.data if top else {}))
 
 
+_LABELS: dict[tuple[tuple[str, Any], ...], str] = {}
+
+
 def label(move: Move) -> str:
+    """A listed move's label; kept once made: a prompt lists dozens of moves after every move
+    at the table (a planning seat's every order on every area), and a move's label never
+    changes. The moves of a game are finitely many; the store is emptied if it ever fills."""
+    key = tuple(move.items())
+    try:
+        return _LABELS[key]
+    except KeyError:
+        pass
+    except TypeError:  # a value that cannot be a key: made each time
+        return make_label(move)
+    if len(_LABELS) >= 20_000:
+        _LABELS.clear()
+    text = _LABELS[key] = make_label(move)
+    return text
+
+
+def make_label(move: Move) -> str:
     t = move["type"]
     if t == "order":
         return f"{ORDERS[move['order']].name} in {area_name(move['area'])}"

@@ -1,6 +1,7 @@
 // The table's clocks, shown to every seat and spectator: loaded only at a table that has them
 // (the server sends a "clock" message only then). Each seat's time left, counted down here
-// between messages; whose clock runs is said in words, not by colour alone.
+// between messages; whose clock runs, and whose stands still because a bot plays the seat, is
+// said in words, not by colour alone.
 import { el } from "./kit.js";
 
 let shown = null; // { clock, at (performance.now() when received), seq }
@@ -17,11 +18,12 @@ const ACTIONS = {
 const STYLE = `
 .clocks { margin: 0 0 .6rem; }
 .clocks ol { list-style: none; margin: 0; padding: 0; display: grid; gap: .25rem; }
-.clock { display: flex; gap: .5rem; align-items: baseline; padding: .2rem .5rem; border: 1px solid var(--rule); border-radius: var(--radius); background: var(--card-2); }
-.clock-name { flex: 1; min-width: 0; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+.clock { display: flex; flex-wrap: wrap; gap: 0 .5rem; align-items: baseline; padding: .2rem .5rem; border: 1px solid var(--rule); border-radius: var(--radius); background: var(--card-2); }
+.clock-name { flex: 1 1 auto; min-width: 0; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
 .clock-time { font-variant-numeric: tabular-nums; font-weight: bold; }
 .clock-state { font-size: .85rem; color: var(--ink-soft); }
 .clock.running { border: 2px solid var(--accent); }
+.clock.bot { border-style: dashed; }
 .clock.low .clock-time { color: var(--bad); }
 .clock-note { margin: .3rem 0 0; font-size: .9rem; font-style: italic; }`;
 
@@ -58,10 +60,12 @@ function draw() {
   const items = clock.seats.map((s) => {
     const left = s.running ? s.ms - spent : s.ms;
     const low = s.running && left < Math.min(60000, clock.seconds * 100);
-    return el("li", { class: `clock${s.running ? " running" : ""}${low ? " low" : ""}`, "data-seat": s.seat },
+    // a seat a bot plays runs no clock: its player's time waits for them
+    const state = s.bot ? "stopped: bot plays" : s.running ? (left <= 0 ? "time is up" : "▶ running") : "waiting";
+    return el("li", { class: `clock${s.running ? " running" : ""}${low ? " low" : ""}${s.bot ? " bot" : ""}`, "data-seat": s.seat },
       el("span", { class: "clock-name", text: nameOf(s.seat) }),
-      el("span", { class: "clock-time", role: "timer", "aria-label": `${nameOf(s.seat)}: ${format(left, clock.kind)} left`, text: format(left, clock.kind) }),
-      el("span", { class: "clock-state", text: s.running ? (left <= 0 ? "time is up" : "▶ running") : "waiting" }));
+      el("span", { class: "clock-time", role: "timer", "aria-label": `${nameOf(s.seat)}: ${format(left, clock.kind)} left${s.bot ? ", stopped while a bot plays" : ""}`, text: format(left, clock.kind) }),
+      el("span", { class: "clock-state", text: state }));
   });
   box().querySelector("ol").replaceChildren(...items);
 }

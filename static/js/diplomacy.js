@@ -3,6 +3,8 @@
 // in it, and agrees (or not) to its being published with the game's record. Unread marks are the
 // server's (each seat's read position is stored), so they survive a reload and follow the player
 // from tab to tab. Everything goes through the seat's own API; the socket brings what others do.
+// A game whose seats have names of their own (A Game of Thrones' houses) sends them as "labels":
+// members are then named by both, "Stark (Ada)".
 import { el } from "./kit.js";
 
 const $ = (id) => document.getElementById(id);
@@ -13,12 +15,19 @@ export function start(boot) {
   const css = el("link", { rel: "stylesheet", href: "/static/css/diplomacy.css" });
   document.head.append(css);
 
-  const my = { chats: new Map(), players: [], status: boot.status, seat: null, open: null, messages: [],
+  const my = { chats: new Map(), players: [], labels: null, status: boot.status, seat: null, open: null, messages: [],
     loaded: false, loading: null, sending: false, error: "" };
 
-  const nameOf = (seat) => (my.players.find((p) => p.seat === seat) || {}).name || `Seat ${seat + 1}`;
+  const playerOf = (seat) => (my.players.find((p) => p.seat === seat) || {}).name || `Seat ${seat + 1}`;
+  /** "Stark (Ada)" in a game whose seats have names, else "Ada"; for one's own: "Stark (Ada, you)". */
+  function named(seat, player, you) {
+    const label = my.labels && my.labels[seat];
+    if (label) return `${label} (${player}${you ? ", you" : ""})`;
+    return you ? `${player} (you)` : player;
+  }
+  const nameOf = (seat) => named(seat, playerOf(seat), false);
   const others = (chat) => chat.members.filter((s) => s !== my.seat);
-  const title = (chat) => `With ${others(chat).map(nameOf).join(", ")}`;
+  const title = (chat) => `With ${others(chat).map((s) => nameOf(s)).join(", ")}`;
   const visible = () => !panel.hidden && document.visibilityState === "visible";
 
   async function api(path, method = "GET", body) {
@@ -51,6 +60,7 @@ export function start(boot) {
       if (r.ok) {
         my.chats.clear();
         r.body.chats.forEach(keep);
+        my.labels = r.body.labels || null;
         my.loaded = true;
         if (my.open) await openChat(my.open, false);
       }
@@ -107,6 +117,7 @@ export function start(boot) {
       case "private_chats": // on every (re)connection: what was missed meanwhile
         my.chats.clear();
         msg.chats.forEach(keep);
+        my.labels = msg.labels || null;
         my.loaded = true;
         if (my.open) openChat(my.open, false); else render();
         break;
@@ -166,7 +177,7 @@ export function start(boot) {
       el("fieldset", {},
         el("legend", { text: "Open a chat with" }),
         ...seats.map((p) => el("label", { class: "pc-seat" },
-          el("input", { type: "checkbox", name: "seat", value: p.seat, id: `pc-seat-${p.seat}` }), ` ${p.name}`))),
+          el("input", { type: "checkbox", name: "seat", value: p.seat, id: `pc-seat-${p.seat}` }), ` ${nameOf(p.seat)}`))),
       el("button", { type: "submit", id: "pc-open", text: "Open chat" }));
     return [
       el("h2", { class: "pc-heading", text: "Your private chats" }),
@@ -186,10 +197,10 @@ export function start(boot) {
         el("h2", { class: "pc-heading", id: "pc-title", text: title(chat) })),
       el("ol", { class: "chat pc-messages", id: "pc-messages", "aria-labelledby": "pc-title", "aria-live": "polite", tabindex: "0" },
         ...(my.messages.length ? my.messages.map((m) => el("li", { "data-id": m.id, class: m.seat === my.seat ? "mine" : null },
-          el("span", { class: "name", text: m.seat === my.seat ? `${m.name} (you)` : m.name }), " ", el("span", { text: m.text })))
+          el("span", { class: "name", text: named(m.seat, m.name, m.seat === my.seat) }), " ", el("span", { text: m.text })))
           : [el("li", { class: "note", text: "Nothing said yet." })])),
       el("form", { class: "inline pc-send", id: "pc-send", onsubmit: (e) => sendMessage(e, chat) },
-        el("label", { class: "sr", for: "pc-text", text: `Message to ${others(chat).map(nameOf).join(", ")}` }),
+        el("label", { class: "sr", for: "pc-text", text: `Message to ${others(chat).map((s) => nameOf(s)).join(", ")}` }),
         el("input", { id: "pc-text", maxlength: "500", autocomplete: "off", placeholder: "Write privately…" }),
         el("button", { type: "submit", text: "Send" })),
       el("label", { class: "pc-agree" },

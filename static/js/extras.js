@@ -56,6 +56,10 @@ export function result(state, boot, nameOf, flash, box) {
     parts.push(el("h2", { text: winners.length === 1 ? `${winners[0]} wins` : winners.length ? `Shared victory: ${winners.join(", ")}` : "Everyone loses — nobody wins" }),
       el("p", { text: "Scores: " + state.result.scores.map((s, i) => `${nameOf(i)} ${String(s).replace("-", "−")}`).join(" · ") }));
   }
+  // who was a bot at the end, in words (a seat handed to one keeps its player's name)
+  const bots = (state.table ? state.table.players : []).filter((p) => p.bot && p.seat !== null)
+    .map((p) => p.is_bot ? `${p.name} (a bot, ${p.bot})` : `${p.name}'s seat (a ${p.bot} bot played it)`);
+  if (bots.length) parts.push(el("p", { class: "bots-at-end", text: `Bots at the end: ${bots.join(", ")}.` }));
   const next = el("p", { class: "next-game" });
   if (state.again) next.append(el("a", { class: "button primary play-again", href: boot.you ? location.pathname + "/again" : state.again.href, text: state.again.mine ? "Go to your new table" : `Join ${state.again.by}'s new table` }));
   else if (boot.you) next.append(el("button", { type: "button", class: "primary play-again", onclick: (ev) => playAgain(ev, boot, flash), text: "Play again" }),

@@ -17,6 +17,7 @@ from typing import Any
 import httpx
 import pytest
 
+from app import clock_rules as rules
 from app.models import utcnow
 from app.record import verify_record
 from engines.registry import load_engines
@@ -32,8 +33,10 @@ def keeper_client(url: str) -> Any:
 
     from app.main import create_app
 
-    # The keeper's own loop looks rarely: the tests move time on and sweep themselves.
-    return TestClient(create_app(make_settings(url, clock_poll_seconds=3600)), base_url="http://testserver")
+    # The keeper's own loop looks rarely: the tests move time on and sweep themselves. Bots
+    # answer at once (no human-like delay).
+    return TestClient(create_app(make_settings(url, clock_poll_seconds=3600, bot_delay_seconds=0,
+                                               bot_think_seconds=0.05)), base_url="http://testserver")
 
 
 @pytest.fixture
@@ -50,8 +53,9 @@ def both(db_url: str) -> Iterator[Any]:
 
 
 def clocked_table(client: Any, clock: dict[str, Any], names: tuple[str, ...] = ("Ada", "Bob"),
-                  **options: Any) -> dict[str, Any]:
-    r = client.post("/api/tables", json={"game": "tally", "name": names[0], "options": options, "clock": clock})
+                  bot_after: int | None = None, **options: Any) -> dict[str, Any]:
+    r = client.post("/api/tables", json={"game": "tally", "name": names[0], "options": options, "clock": clock,
+                                         "bot_after_seconds": bot_after})
     assert r.status_code == 201, r.text
     founded = r.json()
     tokens = [founded["seat_token"]] + [join(client, founded["code"], n)["seat_token"] for n in names[1:]]
@@ -176,11 +180,24 @@ def test_a_time_out_passes_through_the_move_path_and_the_record_still_verifies(b
     assert not any(s["running"] for s in clock_of(c, t["code"])["clock"]["seats"])
 
 
-def test_a_bot_plays_for_the_seat_whose_time_ran_out(c: Any) -> None:
+def bots_decided(client: Any) -> dict[str, int]:
+    """The bot pool's answers, by who asked: "seat" (a bot holding a seat) or "clock" (a time-out)."""
+    return dict(client.get("/api/stats").json()["bots"]["decided"])
+
+
+def test_a_bot_from_the_bot_workers_plays_for_the_seat_whose_time_ran_out(c: Any) -> None:
     t = clocked_table(c, {"kind": "fischer", "seconds": 60, "increment": 0, "on_timeout": "bot_good"})
     first = c.get(f"/api/seats/{t['tokens'][0]}").json()["awaiting"][0]
-    later(c, 61)
+    assert bots_decided(c) == {}
+    parlour = c.app.state.parlour
+    table_id = c.portal.call(parlour.live.by_code, t["code"]).id
+    # a minute on for the first decision only: the keeper's own loop, woken by the move, must
+    # not find the next seat late too while the test's clock is ahead
+    keeper(c).now = lambda: utcnow() + timedelta(seconds=61 if parlour.live.cached(table_id).seq == 0 else 0)
     assert expire(c, t["code"])
+    # the move was chosen by a worker process of the bot pool, the one way a bot decides (the
+    # keeper's own loop, woken by the move, may have chosen one too and been refused as stale)
+    assert set(bots_decided(c)) == {"clock"} and bots_decided(c)["clock"] >= 1
     keeper(c).now = utcnow
     shown = clock_of(c, t["code"])
     assert shown["seq"] == 1
@@ -232,6 +249,94 @@ def test_every_seat_and_spectator_is_sent_the_clocks_live(c: Any) -> None:
         assert {s["seat"]: s["running"] for s in m["clock"]["seats"]} == {first: False, 1 - first: True}
 
 
+# -- a seat a bot holds ---------------------------------------------------------------------------
+
+def test_the_clock_of_a_seat_a_bot_holds_stands_still_and_runs_again_when_its_player_is_back() -> None:
+    """Pure rules: the time run until the bot took the seat is spent, the bot's moves cost
+    nothing and earn no increment, the seat is never due, and the player's clock runs again from
+    the moment they take the seat back."""
+    settings = rules.ClockSettings("fischer", 60, increment=5)
+    t0 = utcnow()
+    at = [t0 + timedelta(seconds=s) for s in range(0, 200, 10)]
+    state = rules.begin(settings, [0, 1], [1], t0)
+    state = rules.hand_over(settings, state, {1}, [1], at[1])  # seat 1 is a bot's after 10 s
+    assert state["remaining"]["1"] == 50_000 and "1" not in state["since"]
+    assert rules.due(settings, state) is None
+    shown = {s["seat"]: s for s in rules.public(settings, state, [0, 1], at[5])["seats"]}
+    assert shown[1] == {"seat": 1, "ms": 50_000, "running": False, "bot": True}
+    state = rules.advance(settings, state, [(1, 1, at[2])], [0])  # the bot plays: nothing spent, no bonus
+    state = rules.advance(settings, state, [(2, 0, at[3])], [1])  # Ada's 10 s, +5 s
+    assert state["remaining"] == {"0": 55_000, "1": 50_000} and set(state["since"]) == set()
+    state = rules.hand_over(settings, state, set(), [1], at[6])  # the player is back, awaited
+    assert state["held"] == [] and rules.due(settings, state) == at[6] + timedelta(seconds=50)
+    state = rules.advance(settings, state, [(3, 1, at[7])], [0])
+    assert state["remaining"]["1"] == 45_000  # 10 s spent after coming back, +5 s
+
+
+def small_move(client: Any, token: str) -> None:
+    """The seat plays its smallest card (the game lasts)."""
+    legal = client.get(f"/api/seats/{token}/moves").json()
+    move = min(legal["moves"], key=lambda m: m.get("card", 0))
+    assert client.post(f"/api/seats/{token}/moves", json={"seq": legal["seq"], "move": move}).status_code == 200
+
+
+def test_a_seat_handed_to_a_bot_shows_its_clock_stopped_and_its_player_gets_it_back_running(c: Any) -> None:
+    t = clocked_table(c, FISCHER, bot_after=1, target=51)
+    first = c.get(f"/api/seats/{t['tokens'][0]}").json()["awaiting"][0]
+    away, present = t["by_seat"][first], t["by_seat"][1 - first]  # the awaited player never came
+
+    def awaits_present() -> bool:
+        return 1 - first in c.get(f"/api/seats/{present}").json()["awaiting"]
+
+    with c.websocket_connect(f"/ws/seats/{present}", headers={"origin": "http://testserver"}):
+        wait_for(lambda: [p for p in c.get(f"/api/tables/{t['code']}").json()["players"]
+                          if p["seat"] == first and p.get("handover")])
+        r = c.post(f"/api/seats/{present}/handover", json={"seat": first, "level": "easy"})
+        assert r.status_code == 200 and r.json()["handed"], r.text
+        # the keeper stops the seat's clock where it stood: shown to everyone as a bot's
+        wait_for(lambda: seats_of(clock_of(c, t["code"]))[first]["bot"])
+        held = seats_of(clock_of(c, t["code"]))[first]
+        assert not held["running"] and 590_000 < held["ms"] < 600_000
+        # the bot plays the seat's turns; its time neither runs nor grows (no increment)
+        for _ in range(2):
+            wait_for(awaits_present)
+            small_move(c, present)
+        wait_for(awaits_present)
+        assert seats_of(clock_of(c, t["code"]))[first] == held
+        assert bots_decided(c)["seat"] >= 3
+        # never timed out: the keeper holds no moment at which the bot's seat would be due
+        live = c.portal.call(c.app.state.parlour.live.by_code, t["code"])
+        kept = c.portal.call(keeper(c).clock, live.id)
+        assert rules.held_by_bots(kept.state) == {first} and rules.seat_due(kept.settings, kept.state, first) is None
+        # the player opens their seat's address: the seat, and its clock, are theirs again
+        assert c.get(f"/seat/{away}").status_code == 200
+        wait_for(lambda: not seats_of(clock_of(c, t["code"]))[first]["bot"])
+        assert seats_of(clock_of(c, t["code"]))[first] == {**held, "bot": False}  # not awaited: waiting
+        small_move(c, present)
+        back = seats_of(clock_of(c, t["code"]))[first]
+        assert back["running"] and not back["bot"] and held["ms"] - 5_000 < back["ms"] <= held["ms"]
+
+
+def test_a_bot_move_charged_before_the_keeper_saw_the_handover_costs_the_seat_nothing_more(c: Any) -> None:
+    """The keeper may first hear of a seat handed to a bot after the bot's move is stored (another
+    process, a busy loop): the seat's clock still stops by that move, which earns no increment."""
+    t = clocked_table(c, FISCHER, bot_after=1, target=51)
+    first = c.get(f"/api/seats/{t['tokens'][0]}").json()["awaiting"][0]
+    present = t["by_seat"][1 - first]
+    hub = c.app.state.parlour.hub
+    with c.websocket_connect(f"/ws/seats/{present}", headers={"origin": "http://testserver"}):
+        wait_for(lambda: [p for p in c.get(f"/api/tables/{t['code']}").json()["players"]
+                          if p["seat"] == first and p.get("handover")])
+        hub.extras.remove(keeper(c)._on_change)  # the keeper hears nothing of the handover
+        try:
+            assert c.post(f"/api/seats/{present}/handover", json={"seat": first}).json()["handed"]
+            wait_for(lambda: 1 - first in c.get(f"/api/seats/{present}").json()["awaiting"])  # the bot played
+        finally:
+            hub.extras.append(keeper(c)._on_change)
+        held = seats_of(clock_of(c, t["code"]))[first]
+        assert held["bot"] and not held["running"] and 580_000 < held["ms"] < 600_000, held
+
+
 # -- real server processes: a restart, and two processes on one PostgreSQL ------------------------
 
 def found_over_http(base: str, clock: dict[str, Any], **options: Any) -> dict[str, Any]:
@@ -275,11 +380,12 @@ def test_clocks_are_stored_and_a_restarted_server_keeps_and_enforces_them(server
 
 @pytest.mark.pg
 def test_two_server_processes_play_each_time_out_exactly_once(server_factory: Any, postgres_url: str) -> None:
-    env = {"CLOCK_POLL_SECONDS": "0.1"}
+    """Each time-out is a bot's move (chosen in the bot pool's workers), stored once."""
+    env = {"CLOCK_POLL_SECONDS": "0.1", "BOT_THINK_SECONDS": "0.05", "BOT_WORKERS": "1"}
     a = server_factory(postgres_url, extra_env=env)
     b = server_factory(postgres_url, extra_env=env)
     deadline = 1.0
-    t = found_over_http(a.base, {"kind": "deadline", "seconds": deadline, "on_timeout": "pass"}, target=51)
+    t = found_over_http(a.base, {"kind": "deadline", "seconds": deadline, "on_timeout": "bot_easy"}, target=51)
     # both processes have the table in memory, and both keepers watch the clocks
     for server in (a, b):
         assert httpx.get(f"{server.base}/api/tables/{t['code']}/clock").status_code == 200
@@ -287,9 +393,12 @@ def test_two_server_processes_play_each_time_out_exactly_once(server_factory: An
     # every time-out either process played is a stored move (the journal refuses a second move
     # at a seq): counted between two readings of the table, as the game goes on
     before = httpx.get(f"{a.base}/api/tables/{t['code']}/clock").json()["seq"]
-    played = sum(httpx.get(f"{s.base}/api/stats").json()["clock_timeouts_played"] for s in (a, b))
+    stats = [httpx.get(f"{s.base}/api/stats").json() for s in (a, b)]
     after = httpx.get(f"{a.base}/api/tables/{t['code']}/clock").json()["seq"]
+    played = sum(x["clock_timeouts_played"] for x in stats)
     assert before - 1 <= played <= after, f"{played} time-outs played for {before}..{after} moves"
+    for x in stats:  # every time-out a process played, its bot workers chose (a move refused was chosen too)
+        assert x["bots"]["decided"].get("clock", 0) >= x["clock_timeouts_played"], x
     from sqlalchemy import create_engine, text
 
     from app.config import sync_url

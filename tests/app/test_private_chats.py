@@ -306,6 +306,33 @@ def test_a_game_that_does_not_enable_diplomacy_has_no_private_chats(client):
     assert '"diplomacy": false' in client.get(f"/seat/{ada}").text
 
 
+def test_a_game_of_thrones_names_each_seat_by_its_house_in_the_chat_list_and_the_greeting(db_url):
+    """The engine's ``seat_labels``: the chat list (seat API) and the greeting on a seat's socket
+    carry each seat's house, by seat, as the view's houses (the page names members "Stark (Ada)");
+    a spectator's socket is not greeted at all."""
+    got = Settings(database_url=db_url, engines=("engines.game_of_thrones:ENGINE",), public_url=None)
+    with TestClient(create_app(got), base_url="http://testserver") as c:
+        t = started_table(c, ("Ada", "Bob", "Cy"), game="game_of_thrones")
+        houses = c.get(f"/api/seats/{t['by_seat'][0]}").json()["view"]["houses"]
+        expected = [{"stark": "Stark", "lannister": "Lannister", "baratheon": "Baratheon"}[h] for h in houses]
+        for token in t["by_seat"].values():
+            r = c.get(f"/api/seats/{token}/chats")
+            assert r.status_code == 200 and r.json() == {"chats": [], "labels": expected}, r.text
+            with c.websocket_connect(f"/ws/seats/{token}") as ws:
+                assert frames_until(ws, "private_chats")[-1]["labels"] == expected
+        with c.websocket_connect(f"/ws/watch/{t['code']}") as ws:
+            ws.send_text(orjson.dumps({"type": "ping"}).decode())
+            assert not [m for m in frames_until(ws, "pong") if m["type"].startswith("private")]
+
+
+def test_a_game_whose_seats_have_no_names_of_their_own_sends_no_labels(app_client):
+    c = app_client
+    t = three_seats(c)
+    assert c.get(f"/api/seats/{t['by_seat'][0]}/chats").json()["labels"] is None
+    with c.websocket_connect(f"/ws/seats/{t['by_seat'][1]}") as ws:
+        assert frames_until(ws, "private_chats")[-1]["labels"] is None
+
+
 def test_only_a_game_of_thrones_enables_private_chats_of_the_hosted_games():
     engines = load_engines(("engines.london:ENGINE", "engines.tower_of_london:ENGINE",
                             "engines.towers_of_babylon:ENGINE", "engines.game_of_thrones:ENGINE"))

@@ -156,9 +156,12 @@ def test_a_join_racing_the_start_on_another_process_is_seated_or_refused(two_ser
         started, joined = asyncio.run(race())
         assert started == 200
         assert joined.status_code in (201, 409), joined.text
-        time.sleep(0.1)  # the start reaches the other process
         for server in (a, b):
+            deadline = time.monotonic() + 10  # the start reaches the other process (a busy machine: slowly)
             table = httpx.get(f"{server.base}/api/tables/{body['code']}").json()
+            while table["status"] != "playing" and time.monotonic() < deadline:
+                time.sleep(0.05)
+                table = httpx.get(f"{server.base}/api/tables/{body['code']}").json()
             assert table["status"] == "playing"
             assert all(p["seat"] is not None for p in table["players"]), table["players"]
             assert ("Late" in {p["name"] for p in table["players"]}) == (joined.status_code == 201)

@@ -30,7 +30,8 @@ def shot(page: Page, screenshots, name: str) -> None:
     page.screenshot(path=str(screenshots / f"bots-{name}.png"), full_page=True)
 
 
-def test_the_founder_seats_a_bot_in_the_waiting_room_and_it_plays_its_turns(browser: Browser, server, screenshots):
+def test_the_founder_seats_a_bot_in_the_waiting_room_and_it_plays_its_turns_to_the_end(
+        browser: Browser, server, screenshots):
     page = browser.new_context(**context_args("phone")).new_page()
     page.goto(server.base + "/?game=tally")
     page.get_by_label("Your name").fill("Ada")
@@ -60,28 +61,51 @@ def test_the_founder_seats_a_bot_in_the_waiting_room_and_it_plays_its_turns(brow
     expect(page.locator("#log")).to_contain_text("Easy bot 1 played")
     assert not axe(page, scope="#seats")
     shot(page, screenshots, "table")
+    # on to the end: the end's box says in words who was a bot
+    yours_or_end = ("() => document.querySelector('#prompt').classList.contains('yours')"
+                    " || !document.getElementById('result').hidden")
+    last_seq = "() => Math.max(0, ...[...document.querySelectorAll('#log li[data-seq]')].map((li) => +li.dataset.seq))"
+    for _ in range(40):
+        page.wait_for_function(yours_or_end, timeout=15000)
+        if page.locator("#result").is_visible():
+            break
+        shown = page.evaluate(last_seq)
+        page.locator("#board button.move").first.click()
+        page.wait_for_function(f"() => ({last_seq})() > {shown}", timeout=15000)  # Ada's move is shown
+    expect(page.locator("#result")).to_contain_text("Bots at the end: Easy bot 1 (a bot, easy).")
+    expect(page.locator("#seats li", has_text="Easy bot 1").locator(".badge.bot")).to_have_text("bot · easy")
 
 
-def test_an_absent_players_seat_is_handed_to_a_bot_from_the_player_panel(browser: Browser, server, screenshots):
+def test_an_absent_players_seat_is_handed_to_a_bot_from_the_player_panel_and_its_clock_stops(
+        browser: Browser, server, screenshots):
     with httpx.Client(base_url=server.base) as c:
         r = c.post("/api/tables", json={"game": "tally", "name": "Ada", "options": {"target": 51},
-                                        "bot_after_seconds": 1})
+                                        "bot_after_seconds": 1,
+                                        "clock": {"kind": "fischer", "seconds": 600, "increment": 5}})
         ada, code = r.json()["seat_token"], r.json()["code"]
         bob = join(c, code, "Bob")["seat_token"]
         assert c.post(f"/api/seats/{ada}/start").status_code == 200
+        bob_seat = c.get(f"/api/seats/{bob}").json()["seat"]
     page = browser.new_context(**context_args("laptop")).new_page()
     page.goto(f"{server.base}/seat/{ada}")
     bob_panel = page.locator("#seats li", has_text="Bob")
+    bob_clock = page.locator(f"#clocks li[data-seat='{bob_seat}']")
+    expect(bob_clock).not_to_contain_text("bot plays")
     vote = bob_panel.get_by_role("button", name=re.compile("Hand to a bot"))
     expect(vote).to_have_text("Hand to a bot (0 of 1 votes)", timeout=15000)  # once Bob has been away 1 s
     shot(page, screenshots, "vote")
     vote.click()
     expect(bob_panel.locator(".badge.bot")).to_have_text("bot plays · good")
     expect(page.locator("#log")).to_contain_text("a bot (good) now plays Bob's seat")
+    # Bob's clock stands still while the bot plays, said in words (not by colour alone)
+    expect(bob_clock).to_contain_text("stopped: bot plays")
+    expect(bob_clock.get_by_role("timer")).to_have_attribute("aria-label", re.compile("stopped while a bot plays"))
     assert not axe(page, scope="#seats")
+    assert not axe(page, scope="#clocks")
     shot(page, screenshots, "handed-over")
     # Bob comes back: opening the seat's address takes it back, and Ada's page says so.
     back = browser.new_context().new_page()
     back.goto(f"{server.base}/seat/{bob}")
     expect(bob_panel.locator(".badge.bot")).to_have_count(0)
     expect(page.locator("#log")).to_contain_text("Bob is back")
+    expect(bob_clock).not_to_contain_text("bot plays")  # Bob's own time again

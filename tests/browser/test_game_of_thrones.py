@@ -312,8 +312,11 @@ def test_three_players_play_game_of_thrones(browser: Browser, server: ServerProc
             # after the first rounds a page is opened only for the move it makes (pages left open
             # would draw every move of the game)
             page = pages.get(seat) or open_page(seat)
-            if kind == "orders" and not seen["planning"] and view["planning"]["placed"][str(seat)] == 2:
+            placed = view["planning"]["placed"] if kind == "orders" else {}
+            if (kind == "orders" and not seen["planning"] and placed[str(seat)] == 2
+                    and sum(placed.values()) > 2):  # others' orders lie face down on the map too
                 wait_seq(page, seq)
+                expect(page.locator("#board .g-dyn .order.down").first).to_be_attached()
                 shot(page, "planning")
                 seen["planning"] = True
             if kind == "cards" and (not seen["combat"] or (backed and not seen["support"])):
@@ -382,10 +385,34 @@ def test_three_players_play_game_of_thrones(browser: Browser, server: ServerProc
     wait_seq(end, seq)
     expect(end.locator("#board")).to_have_class(re.compile("got-over"))
     expect(end.locator(".got-bar .won")).to_contain_text("wins")
+    check_final_standings(end, table)
     shot(end, "end")
     print(f"moves {moves} in {games} game(s), seen {seen}, weight {weight} B, {time.monotonic() - started:.0f} s")
     missing = [k for k, v in seen.items() if not v]
     assert not missing, f"never seen on the pages: {missing}"
+
+
+def check_final_standings(page: Page, table: Table) -> None:
+    """The end names the winner once, by house and player, and ranks every house with the numbers
+    that decided it (castles, land areas, supply, Iron Throne), the winner's row marked in words."""
+    view = table.view(0)
+    st = view["standings"]
+    names = {p["seat"]: p["name"] for p in table.summary()["players"]}
+    winner = view["winner"]
+    house = view["houses"][winner].capitalize()
+    expect(page.locator(".got-final h2")).to_have_text(f"{house} ({names[winner]}) wins the Iron Throne")
+    rows = page.locator(".final-table tbody tr")
+    expect(rows).to_have_count(len(st["houses"]))
+    for i, h in enumerate(st["houses"]):
+        cells = rows.nth(i).locator("td")
+        expect(rows.nth(i)).to_have_attribute("data-seat", str(h["seat"]))
+        expect(cells.nth(0)).to_contain_text(("1st ♛ winner", "2nd", "3rd")[i])
+        expect(cells.nth(1)).to_have_text(str(h["castles"]))
+        expect(cells.nth(2)).to_have_text(str(h["land"]))
+        expect(cells.nth(3)).to_have_text(str(h["supply"]))
+    expect(page.locator("#result")).not_to_contain_text("wins")  # named once, on the board
+    found = axe(page)
+    assert not found, found
 
 
 def check_bid_results(page: Page, table: Table, seq: int) -> None:
@@ -409,12 +436,14 @@ def check_bid_results(page: Page, table: Table, seq: int) -> None:
 
 
 def check_spectator(page: Page, seq: int, view: dict[str, Any]) -> None:
-    """While orders are being placed, a spectator sees how many each house has placed but no
-    order token (not even where it lies), nobody's hand, and no decision."""
+    """While orders are being placed, a spectator sees how many each house has placed and where
+    they lie, face down (never one face up), nobody's hand, and no decision."""
     wait_seq(page, seq)
-    assert sum(view["planning"]["placed"].values()) >= 1
-    expect(page.get_by_text(re.compile(r"^[1-9] placed$")).first).to_be_visible()
-    expect(page.locator("#board .g-dyn .order")).to_have_count(0)
+    placed = sum(view["planning"]["placed"].values())
+    assert placed >= 1
+    expect(page.get_by_text(re.compile(r"^[1-9] placed, not ready$")).first).to_be_visible()
+    expect(page.locator("#board .g-dyn .order.down")).to_have_count(placed)
+    expect(page.locator("#board .g-dyn .order.up")).to_have_count(0)
     expect(page.locator("#board .got-act.mine")).to_have_count(0)
     expect(page.locator("#board .hand")).to_have_count(0)
     expect(page.locator("#board .got-bar .you")).to_have_text("Spectator")
@@ -433,6 +462,90 @@ def check_log_filter(page: Page) -> None:
     expect(page.locator("#log li", has_text="Round 2 begins")).to_be_hidden()
     pick.select_option("")
     expect(page.locator("#log li", has_text="Round 2 begins")).to_be_visible()
+
+
+def test_other_houses_orders_lie_face_down_on_the_map_while_planning_and_face_up_after_the_reveal(
+        browser: Browser, server: ServerProcess) -> None:
+    """Seat 1 places orders through the API: seat 0's page (and a spectator's) shows a face-down
+    token on each of those areas, in that house's colour with its letter and ringed, its kind in no
+    attribute or text; seat 0's own orders are face up to seat 0 only. axe-core finds nothing
+    serious on the planning page. Once everyone is ready, the same areas show face-up orders."""
+    api = httpx.Client(base_url=server.base, timeout=30)
+    table = Table(api, "game_of_thrones", NAMES)
+    placed: dict[int, list[dict[str, Any]]] = {}
+    for seat in (1, 2, 0):
+        seq, legal = table.legal(seat)
+        areas: list[str] = []
+        for m in legal:
+            if m["type"] == "order" and m["area"] not in areas and len(areas) < 2 and m["order"].startswith("support"):
+                areas.append(m["area"])
+        for area in areas:
+            seq, legal = table.legal(seat)
+            move = next(m for m in legal if m["type"] == "order" and m["area"] == area)
+            table.play(seat, move, seq)
+        placed[seat] = [{"area": a, **next(o["order"] for o in table.view(seat)["areas"] if o["id"] == a)}
+                        for a in areas]
+    assert all(len(v) == 2 for v in placed.values()), placed
+    houses = table.view(0)["houses"]
+    page = browser.new_context(**context_args("laptop")).new_page()
+    page.goto(server.base + table.seat_url(0))
+    wait_seq(page, table.summary()["seq"])
+    watcher = browser.new_context(**context_args("laptop", "dark")).new_page()
+    watcher.goto(server.base + table.watch_url())
+    wait_seq(watcher, table.summary()["seq"])
+    for viewer, face_up in ((page, {o["area"] for o in placed[0]}), (watcher, set())):
+        for seat, orders in placed.items():
+            for o in orders:
+                token = viewer.locator(f'#board [data-at="{o["area"]}"] .order')
+                expect(token).to_have_count(1)
+                if o["area"] in face_up:
+                    expect(token).to_have_class(re.compile(r"\bup\b.*\bmine\b"))
+                    continue
+                expect(token).to_have_class(re.compile(r"\bdown\b"))
+                expect(token.locator(".ring")).to_have_count(1)
+                expect(token.locator("text")).to_have_text(houses[seat][0].upper())
+                name = houses[seat].capitalize()
+                expect(viewer.locator(f'#board [data-area="{o["area"]}"]')).to_have_attribute(
+                    "aria-label", re.compile(f"a face-down order of {name}"))
+        expect(viewer.locator("#board .g-dyn .order.down")).to_have_count(6 - len(face_up))
+        expect(viewer.locator("#board .g-dyn .order.down .glyph, #board .g-dyn .order.down .mod")).to_have_count(0)
+        labels = viewer.locator("#board [data-area]").evaluate_all(
+            "(els) => els.map((e) => e.getAttribute('aria-label'))")
+        assert sum("order: " in x for x in labels) == len(face_up), "an order's kind is named for no one else"
+    # an area of seat 0 chosen: its order buttons beside the others' face-down orders
+    ordered = {o["area"] for o in placed[0]}
+    mine = next(m for m in table.legal(0)[1] if m["type"] == "order" and m["area"] not in ordered)
+    page.locator(f'#board [data-area="{mine["area"]}"]').focus()
+    page.keyboard.press("Enter")
+    expect(page.locator(".got-act .order-choice").first).to_be_visible()
+    # the map brought to another house's face-down orders (a focused area comes into view)
+    page.locator(f'#board [data-area="{placed[1][0]["area"]}"]').focus()
+    page.evaluate("document.activeElement.blur(); window.scrollTo(0, 0)")
+    shot(page, "planning-face-down")
+    found = axe(page) + axe(watcher)
+    assert not found, found
+    # diplomacy names the other seats by house: "Lannister (Bea)"
+    page.locator("#t-private").click()
+    players = {p["seat"]: p["name"] for p in table.summary()["players"]}
+    for seat in (1, 2):
+        expect(page.get_by_role("checkbox", name=f"{houses[seat].capitalize()} ({players[seat]})")).to_be_visible()
+    page.locator("#tab-private").scroll_into_view_if_needed()
+    shot(page, "private-chats-by-house")
+    # everyone ready (the rest placed through the API): the same areas, face up for all
+    while table.view(0)["phase"] == "planning":
+        seat = table.awaiting()[0]
+        seq, legal = table.legal(seat)
+        own = {a["id"] for a in table.view(seat)["areas"] if a.get("order")}  # the seat's, face up to it
+        ready = [m for m in legal if m["type"] == "ready"]
+        table.play(seat, ready[0] if ready else next(m for m in legal if m["type"] == "order" and m["area"] not in own),
+                   seq)
+    wait_seq(watcher, table.summary()["seq"])
+    for orders in placed.values():
+        for o in orders:
+            expect(watcher.locator(f'#board [data-at="{o["area"]}"] .order.up')).to_have_count(1)
+    expect(watcher.locator("#board .g-dyn .order.down")).to_have_count(0)
+    page.context.close()
+    watcher.context.close()
 
 
 def test_a_view_update_after_a_move_at_six_players_is_small_on_the_wire(server: ServerProcess) -> None:

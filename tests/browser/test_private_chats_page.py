@@ -1,5 +1,6 @@
 """Private chats in a real Chromium: three players (one on a phone) and a spectator. A private
-message reaches only its members, survives a reload, its unread mark clears once read (and stays
+message reaches only its members (named by house and player, as a game whose seats are houses
+gives them), survives a reload, its unread mark clears once read (and stays
 while unread, across a reload); the panel is driven by keyboard and axe-core finds nothing serious
 in it; the spectator's page never loads it."""
 
@@ -14,7 +15,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from tests.browser.look import axe, context_args
-from tests.support.diplomatic import DIPLOMATIC_TALLY
+from tests.support.diplomatic import HOUSES, HOUSES_TALLY
 from tests.support.play import started_table
 
 pytestmark = pytest.mark.e2e
@@ -24,7 +25,7 @@ SECRET = "Meet me at Harrenhal"
 
 @pytest.fixture
 def server(sqlite_url, server_factory):
-    return server_factory(sqlite_url, engines=DIPLOMATIC_TALLY)
+    return server_factory(sqlite_url, engines=HOUSES_TALLY)
 
 
 def shot(page: Page, screenshots: Path, name: str) -> None:
@@ -51,6 +52,8 @@ def test_a_private_message_reaches_only_its_members_survives_reload_and_its_unre
     names = {p["seat"]: p["name"] for p in api.get(f"/api/tables/{t['code']}").json()["players"]}
     seat_of = {n: s for s, n in names.items()}
     url = {n: f"{server.base}/seat/{t['by_seat'][seat_of[n]]}" for n in ("Ada", "Bob", "Cy")}
+    who = {n: f"{HOUSES[seat_of[n]]} ({n})" for n in ("Ada", "Bob", "Cy")}  # "Stark (Ada)"
+    chat_with = {n: re.compile(f"^With {re.escape(who[n])}(?!,)") for n in ("Ada", "Bob")}
 
     ada = browser.new_context(**context_args("laptop")).new_page()
     bob = browser.new_context(**context_args("phone")).new_page()  # on a phone
@@ -70,7 +73,7 @@ def test_a_private_message_reaches_only_its_members_survives_reload_and_its_unre
     expect(ada.locator("#tab-private")).to_contain_text("No private chats yet")
     assert not axe(ada, scope="#tab-private"), axe(ada, scope="#tab-private")
     shot(ada, screenshots, "list")
-    box = ada.get_by_role("checkbox", name="Bob")
+    box = ada.get_by_role("checkbox", name=who["Bob"])
     box.focus()
     ada.keyboard.press("Space")
     expect(box).to_be_checked()
@@ -80,20 +83,21 @@ def test_a_private_message_reaches_only_its_members_survives_reload_and_its_unre
         ada.keyboard.press("Tab")
     expect(ada.get_by_role("button", name="Open chat")).to_be_focused()
     ada.keyboard.press("Enter")
-    expect(ada.get_by_role("heading", name="With Bob")).to_be_visible()
-    expect(ada.get_by_label("Message to Bob")).to_be_focused()
+    expect(ada.get_by_role("heading", name=f"With {who['Bob']}")).to_be_visible()
+    expect(ada.get_by_label(f"Message to {who['Bob']}")).to_be_focused()
     ada.keyboard.type(SECRET)
     ada.keyboard.press("Enter")
     expect(ada.locator("#pc-messages")).to_contain_text(SECRET)
-    expect(ada.get_by_label("Message to Bob")).to_have_value("")
+    expect(ada.locator("#pc-messages li.mine .name")).to_have_text(f"{HOUSES[seat_of['Ada']]} (Ada, you)")
+    expect(ada.get_by_label(f"Message to {who['Bob']}")).to_have_value("")
 
     # Bob, on his phone, is told: a mark on the tab and on the chat, in words.
     expect(private_tab(bob)).to_have_attribute("aria-label", "Private chats, 1 unread")
     expect(bob.locator("#private-unread")).to_have_text("1")
     shot(bob, screenshots, "phone-unread")
     private_tab(bob).click()
-    expect(bob.get_by_role("button", name=re.compile(r"^With Ada\b(?!,)"))).to_contain_text("1 unread")
-    bob.get_by_role("button", name=re.compile(r"^With Ada\b(?!,)")).click()
+    expect(bob.get_by_role("button", name=chat_with["Ada"])).to_contain_text("1 unread")
+    bob.get_by_role("button", name=chat_with["Ada"]).click()
     expect(bob.locator("#pc-messages")).to_contain_text(SECRET)
     expect(bob.locator("#private-unread")).to_be_hidden()  # read now, and stored as read
     assert not axe(bob, scope="#tab-private"), axe(bob, scope="#tab-private")
@@ -102,31 +106,31 @@ def test_a_private_message_reaches_only_its_members_survives_reload_and_its_unre
     shot(bob, screenshots, "phone-chat")
 
     # Bob answers; then looks at the log while Ada writes again: the mark stays across a reload.
-    bob.get_by_label("Message to Ada").fill("Agreed — not a word to Cy.")
+    bob.get_by_label(f"Message to {who['Ada']}").fill("Agreed — not a word to Cy.")
     bob.get_by_role("button", name="Send").click()
     expect(ada.locator("#pc-messages")).to_contain_text("not a word to Cy")
     expect(ada.locator("#private-unread")).to_be_hidden()  # Ada has the chat open before her eyes
     bob.locator("#t-log").click()
-    ada.get_by_label("Message to Bob").fill("Then march on the Reach.")
+    ada.get_by_label(f"Message to {who['Bob']}").fill("Then march on the Reach.")
     ada.keyboard.press("Enter")
     expect(bob.locator("#private-unread")).to_have_text("1")
     bob.reload()
     expect(bob.locator("#private-unread")).to_have_text("1")
     private_tab(bob).click()
-    bob.get_by_role("button", name=re.compile(r"^With Ada\b(?!,)")).click()
+    bob.get_by_role("button", name=chat_with["Ada"]).click()
     expect(bob.locator("#pc-messages li")).to_have_count(3)
     expect(bob.locator("#private-unread")).to_be_hidden()
     bob.reload()
     expect(bob.locator("#seats li")).to_have_count(3)
     private_tab(bob).click()
-    expect(bob.get_by_role("button", name=re.compile(r"^With Ada\b(?!,)"))).to_be_visible()
+    expect(bob.get_by_role("button", name=chat_with["Ada"])).to_be_visible()
     expect(bob.locator("#private-unread")).to_be_hidden()  # read before the reload: still read
-    bob.get_by_role("button", name=re.compile(r"^With Ada\b(?!,)")).click()
+    bob.get_by_role("button", name=chat_with["Ada"]).click()
     expect(bob.locator("#pc-messages")).to_contain_text(SECRET)
 
     # Agreeing to publish: each member's own choice, shown to both.
     bob.get_by_label("I agree to publish this chat with the game's record").check()
-    expect(ada.locator("#tab-private .pc-consent")).to_contain_text("Bob ✓ agrees")
+    expect(ada.locator("#tab-private .pc-consent")).to_contain_text(f"{who['Bob']} ✓ agrees")
     expect(ada.locator("#tab-private .pc-consent")).to_contain_text("you — not yet")
     shot(ada, screenshots, "chat")
 
@@ -144,17 +148,19 @@ def test_a_private_message_reaches_only_its_members_survives_reload_and_its_unre
 
     # Cy opens a group with both; everyone in it sees it.
     private_tab(cy).click()
-    cy.get_by_role("checkbox", name="Ada").check()
-    cy.get_by_role("checkbox", name="Bob").check()
+    cy.get_by_role("checkbox", name=who["Ada"]).check()
+    cy.get_by_role("checkbox", name=who["Bob"]).check()
     cy.get_by_role("button", name="Open chat").click()
-    expect(cy.get_by_role("heading", name=re.compile(r"^With (Ada, Bob|Bob, Ada)$"))).to_be_visible()
-    cy.get_by_label(re.compile(r"^Message to (Ada, Bob|Bob, Ada)$")).fill("A council of three?")
+    pair = f"({re.escape(who['Ada'])}, {re.escape(who['Bob'])}|{re.escape(who['Bob'])}, {re.escape(who['Ada'])})"
+    expect(cy.get_by_role("heading", name=re.compile(f"^With {pair}$"))).to_be_visible()
+    cy.get_by_label(re.compile(f"^Message to {pair}$")).fill("A council of three?")
     cy.keyboard.press("Enter")
     expect(cy.locator("#pc-messages")).to_contain_text("A council of three?")
     assert not axe(cy, scope="#tab-private"), axe(cy, scope="#tab-private")
     shot(cy, screenshots, "dark-group")
     bob.get_by_role("button", name="← All chats").click()
-    group = bob.get_by_role("button", name=re.compile(r"With (Ada, Cy|Cy, Ada)"))
+    group = bob.get_by_role("button", name=re.compile(
+        f"With ({re.escape(who['Ada'])}, {re.escape(who['Cy'])}|{re.escape(who['Cy'])}, {re.escape(who['Ada'])})"))
     expect(group).to_contain_text("1 unread")
     expect(bob.locator("#private-unread")).to_have_text("1")
     shot(bob, screenshots, "phone-two-chats")

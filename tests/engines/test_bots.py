@@ -17,7 +17,7 @@ import pytest
 
 from engines.base import Engine
 from engines.bots import LEVELS, Budget, Hooks, choose, decide, hooks_for
-from engines.bots.hooks import generic_sensible, kind, pick_by_kind
+from engines.bots.hooks import generic_sensible, kind, pick_by_kind, sensible_moves
 from engines.kit import Rng
 from engines.registry import BUILTIN, load_engines
 from engines.tournament import Report, Setup, game_seed, main, play_one, seat_of, wilson
@@ -292,3 +292,75 @@ def test_the_tournament_command(capsys):
     assert code == 0
     assert "entrant 0 (good)" in out and "entrant 1 (easy)" in out and "moves on average" in out
     assert "ms CPU per decision" in out
+
+
+# -- A Game of Thrones -----------------------------------------------------------------------------
+
+def got_searched_positions(seats: int, seed: int, wanted: int, every: int = 4) -> list[tuple[Any, int]]:
+    """Positions of a seeded easy game of A Game of Thrones where a seat has a choice outside
+    Planning (a march, a raid, support, a house card, a muster, a bid …): every ``every``-th one."""
+    engine = ENGINES["game_of_thrones"]
+    state = engine.new_game(seats, seed, {})
+    rng = Rng.from_seed(seed)
+    out: list[tuple[Any, int]] = []
+    found = 0
+    while engine.to_act(state) and len(out) < wanted:
+        seat = min(engine.to_act(state))
+        choice = decide(engine, state, seat, "easy", rng)
+        if state.decisions.top is not None and choice.considered > 1:
+            if found % every == 0:
+                out.append((copy.deepcopy(state), seat))
+            found += 1
+        engine.play(state, seat, choice.move)
+    return out
+
+
+@pytest.mark.parametrize("seats", [3, 6])
+def test_a_game_of_thrones_bot_chooses_the_same_on_the_true_state_and_on_any_determinization(seats):
+    """The hidden decks, others' face-down orders, cards and bids change nothing: the good bot's
+    heuristic and its search work from the canonical position."""
+    engine = ENGINES["game_of_thrones"]
+    positions = got_searched_positions(seats, 40 + seats, 8, every=2)
+    assert len(positions) == 8
+    searched = 0
+    for i, (state, seat) in enumerate(positions):
+        expected = decide(engine, state, seat, "good", Rng.from_seed(5), Budget(6, None))
+        searched += expected.iterations > 0
+        for k in range(2):
+            other = engine.determinize(state, seat, Rng.from_seed(1000 * i + k))  # type: ignore[attr-defined]
+            assert choose(engine, other, seat, "good", Rng.from_seed(5), Budget(6, None)) == expected.move
+    assert searched >= 2
+
+
+def test_a_game_of_thrones_easy_march_stages_only_what_lets_it_end_and_backs_out_of_a_dead_end():
+    """Two ships in a port whose sea already holds two, at supply 2 (3, 2, 2): one ship may go
+    (then the march cannot end), both may not. The easy bot ends the march instead, and from
+    the dead end (staged by a player whose seat it took) it undoes: it never alternates
+    stage/undo forever."""
+    from tests.engines.game_of_thrones.conftest import plan, play, position, seat
+
+    engine = ENGINES["game_of_thrones"]
+    state = position(3, {"port-of-dragonstone": ("baratheon", ["ship", "ship"]),
+                         "shipbreaker-bay": ("baratheon", ["ship", "ship"]),
+                         "kings-landing": ("baratheon", ["footman", "footman", "footman"]),
+                         "winterfell": ("stark", ["footman"]), "lannisport": ("lannister", ["footman"])})
+    baratheon = seat(state, "baratheon")
+    state.supply[baratheon] = 2
+    plan(state, {"port-of-dragonstone": "march", "shipbreaker-bay": "support", "kings-landing": "support",
+                 "winterfell": "support", "lannisport": "support"})
+    play(state, baratheon, "march", area="port-of-dragonstone")
+    hooks = hooks_for(engine)
+    stage = {"type": "move", "unit": "ship", "to": "shipbreaker-bay"}
+    assert stage in engine.legal_moves(state, baratheon)
+    assert sensible_moves(hooks, engine, state, baratheon, engine.legal_moves(state, baratheon)) == [
+        {"type": "end_march", "power": False}]
+    play(state, baratheon, "move", unit="ship", to="shipbreaker-bay")
+    assert engine.legal_moves(state, baratheon) == [stage, {"type": "undo"}]
+    assert sensible_moves(hooks, engine, state, baratheon, engine.legal_moves(state, baratheon)) == [{"type": "undo"}]
+
+
+def test_easy_game_of_thrones_bots_end_the_game_that_once_marched_back_and_forth_forever():
+    """Game 0 of the seeded three-player easy tournament: round 8's march used to loop."""
+    setup = Setup("game_of_thrones", 3, ("easy", "easy", "easy"), 1, Budget(4, None))
+    outcome = play_one(setup, 0)
+    assert outcome.error is None and sum(outcome.shares) == pytest.approx(1.0)

@@ -107,7 +107,7 @@ export function combatPanel(view) {
     `${holder[id] != null ? houseOf(view, holder[id]).name : "?"} from ${areaName(id)} backs ${side === "none" ? "nobody" : `the ${side}`}`);
   const box = el("section", { class: "got-combat", "aria-label": "Combat" },
     el("h3", { text: `Battle for ${areaName(c.area)}` }),
-    el("p", { class: "note", text: `${att.name} attacks from ${areaName(c.from)} with ${c.army.map((k) => UNIT_NAME[k]).join(", ")}.` }),
+    el("p", { class: "note", text: `${att.name} attacks from ${areaName(c.from)} with ${armyText(c.army)}.` }),
     el("div", { class: "sides" }, column("attacker", houseChip(view, c.attacker), "attacker", parts.attacker),
       neutral ? column("defender", el("span", { class: "chip neutral", text: "Neutral force" }), "defender", parts.defender)
         : column("defender", houseChip(view, c.defender), "defender", parts.defender)),
@@ -117,6 +117,35 @@ export function combatPanel(view) {
     Object.keys(c.cards || {}).length ? el("div", { class: "hand revealed" }, Object.values(c.cards).map((id) => houseCard(view, id))) : null,
     c.winner != null ? el("p", { class: "winner", text: `${houseOf(view, c.winner).name} wins the battle.` }) : null);
   return box;
+}
+
+const UNITS_NAME = { footman: "footmen", knight: "knights", ship: "ships", "siege-engine": "siege engines" };
+
+/** "a footman", "2 footmen and a knight". */
+function armyText(kinds) {
+  const n = {};
+  for (const k of kinds) n[k] = (n[k] || 0) + 1;
+  const parts = Object.entries(n).map(([k, c]) => (c === 1 ? `a ${UNIT_NAME[k]}` : `${c} ${UNITS_NAME[k] || UNIT_NAME[k]}`));
+  return parts.length > 1 ? `${parts.slice(0, -1).join(", ")} and ${parts[parts.length - 1]}` : parts[0] || "no unit";
+}
+
+/** The end: who won and how, and every house in its final place with what decided it. */
+export function finalPanel(view) {
+  const st = view.standings;
+  const who = (s) => `${houseOf(view, s).name} (${S.ctx.nameOf ? S.ctx.nameOf(s) : `seat ${s + 1}`})`;
+  const how = st.ended_by === "seven castles"
+    ? "Seven castles and strongholds held: the game ends at once."
+    : "After the tenth round: the most castles and strongholds win; ties go to the most land areas, then supply, then the higher place on the Iron Throne track.";
+  const rows = st.houses.map((h, i) => el("tr", { "data-seat": h.seat, class: h.seat === view.winner ? "won" : null },
+    el("td", { text: h.seat === view.winner ? "1st ♛ winner" : ordinal(i + 1) }),
+    el("th", { scope: "row" }, houseChip(view, h.seat), ` (${S.ctx.nameOf ? S.ctx.nameOf(h.seat) : ""})`),
+    el("td", { text: String(h.castles) }), el("td", { text: String(h.land) }), el("td", { text: String(h.supply) }), el("td", { text: ordinal(h.throne) })));
+  return el("section", { class: "got-act got-final", "data-prompt": "", "aria-label": "The end of the game" },
+    el("h2", { text: `${who(view.winner)} wins the Iron Throne` }),
+    el("p", { class: "note", text: how }),
+    el("div", { class: "final-wrap" }, el("table", { class: "final-table" }, el("caption", { text: "Final standings" }),
+      el("thead", {}, el("tr", {}, ["Place", "House", "Castles", "Land areas", "Supply", "Iron Throne"].map((t) => el("th", { scope: "col", text: t })))),
+      el("tbody", {}, rows))));
 }
 
 export function bidTable(view, bids) {

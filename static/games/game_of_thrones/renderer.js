@@ -120,7 +120,11 @@ function buildMap() {
     if (t && (e.key === "Enter" || e.key === " ")) { e.preventDefault(); onArea(t.dataset.area); }
   });
   // the arrow of a move is drawn while a pointer or the focus rests on its area
-  const hover = (e) => { const t = e.target.closest && e.target.closest("[data-area]"); preview(t ? areaMoves(t.dataset.area) : null); };
+  const hover = (e) => {
+    // the map moving under a resting pointer (a focused area brought into view) is no pointing
+    if (e.type === "pointerover" && performance.now() - (S.pannedAt || 0) < 400) return;
+    const t = e.target.closest && e.target.closest("[data-area]"); preview(t ? areaMoves(t.dataset.area) : null);
+  };
   root.addEventListener("pointerover", hover);
   root.addEventListener("focusin", hover);
   root.addEventListener("pointerleave", () => preview(null));
@@ -163,12 +167,14 @@ function unitsAt(cx, cy, units, house, routedClass = true) {
 
 function orderToken(view, order, x, y) {
   const house = houseOf(view, order.seat);
-  const g = svg("g", { class: `order${order.token ? " up" : " down"}${order.hidden ? " mine" : ""}`, transform: `translate(${x} ${y})` });
+  // face down (another house's, before the reveal): its back, in the house's colour with a ring
+  // and the house's letter; one's own face-down orders are drawn face up, with a dashed rim
+  const g = svg("g", { class: `order${order.token ? " up" : " down"}${order.hidden && order.token ? " mine" : ""}`, transform: `translate(${x} ${y})` });
   g.style.setProperty("--h", house.fill);
   g.style.setProperty("--hi", house.ink);
   g.append(svg("circle", { r: "12" }));
   if (!order.token) {
-    g.append(svg("text", { "text-anchor": "middle", y: "4", text: house.letter }));
+    g.append(svg("circle", { class: "ring", r: "14" }), svg("text", { "text-anchor": "middle", y: "4", text: house.letter }));
     return g;
   }
   const o = orderInfo(view, order.token);
@@ -176,6 +182,46 @@ function orderToken(view, order, x, y) {
   const mod = (o.modifier ? signed(o.modifier, true) : "") + (o.special ? "★" : "");
   if (mod) g.append(svg("text", { class: "mod", "text-anchor": "middle", y: "10", text: mod }));
   return g;
+}
+
+/** The boxes of an area's name and icons (the name's width estimated from its length). */
+function labelBoxes(a, info) {
+  const [lx, ly] = a.l;
+  const name = info.kind === "port" ? "Port" : info.name || "";
+  const half = name.length * 3.4 + 3;
+  const icons = (info.fortification === "stronghold" || info.fortification === "castle" ? 1 : 0) + (info.supply || 0) + (info.crowns || 0) + (info.home ? 1 : 0);
+  const boxes = [[lx - half, ly - 10, lx + half, ly + 6]];
+  if (icons) boxes.push([lx - icons * 7.5 - 1, ly + 7, lx + icons * 7.5 + 1, ly + 23]);
+  return boxes;
+}
+
+const meets = (b, c) => b[0] < c[2] && c[0] < b[2] && b[1] < c[3] && c[1] < b[3];
+
+/** Where an area's row of units stands: at its place in the map's data, unless the row would
+ * cover the area's name (the data puts a few right on it); then just below or above the name. */
+function unitSpot(a, info, n) {
+  const [ux, uy] = a.u;
+  if (!n || info.kind === "port") return [ux, uy];
+  const half = (n - 1) * 10.5 + 11;
+  const [name, icons] = labelBoxes(a, info);
+  const row = (y) => [ux - half, y - 11, ux + half, y + 11];
+  if (!meets(row(uy), name)) return [ux, uy];
+  const below = name[3] + 12 + (icons && icons[0] < ux + half && ux - half < icons[2] ? 17 : 0);
+  for (const y of [below, name[1] - 12]) if (Math.abs(y - uy) <= 36 && !meets(row(y), name) && !(icons && meets(row(y), icons))) return [ux, y];
+  return [ux, uy];
+}
+
+/** Where an area's order token goes: above its units, unless that covers the area's name or
+ * icons; then beside them (right, left) or below. */
+function orderSpot(a, info, n, taken, [ux, uy]) {
+  const boxes = labelBoxes(a, info);
+  const side = n ? n * 10.5 + 16 : 0;
+  const spots = [taken.above ? null : [ux, uy - 23], taken.power ? null : [ux + side + 3, uy], taken.garrison ? null : [ux - side - 3, uy], taken.below ? null : [ux, uy + 23]].filter(Boolean);
+  const clear = ([x, y]) => boxes.every(([x0, y0, x1, y1]) => {
+    const dx = x - Math.min(Math.max(x, x0), x1); const dy = y - Math.min(Math.max(y, y0), y1);
+    return dx * dx + dy * dy >= 13 * 13;
+  });
+  return spots.find(clear) || spots[0];
 }
 
 function drawDynamic(view) {
@@ -193,7 +239,7 @@ function drawDynamic(view) {
     node.classList.toggle("sel", S.sel === id);
     node.classList.toggle("combat", Boolean(view.combat && view.combat.area === id));
     node.setAttribute("aria-label", describeArea(view, id, e, info, hl.has(id)));
-    const [ux, uy] = a.u;
+    const [ux, uy] = unitSpot(a, info, e.units ? e.units.length : 0);
     const g = svg("g", { "data-at": id });
     if (e.units && e.units.length) g.append(unitsAt(ux, uy, e.units, houseOf(view, e.seat)));
     if (e.neutral_force) {
@@ -216,11 +262,22 @@ function drawDynamic(view) {
       gt.style.setProperty("--h", hh.fill);
       g.append(gt);
     }
-    if (e.order) g.append(orderToken(view, e.order, ux, uy - 23));
     const c = view.combat;
-    if (c && c.area === id && c.army && c.army.length) {
-      // the attackers stand in the embattled area during the battle, apart from its holders
-      const army = unitsAt(ux, uy + 27, c.army.map((k) => ({ kind: k, routed: false })), houseOf(view, c.attacker));
+    const battle = Boolean(c && c.area === id && c.army && c.army.length);
+    // the attackers stand in the embattled area during the battle, apart from its holders: below
+    // them, or above when below would cover the area's name
+    let armyY = uy + 27;
+    if (battle) {
+      const half = (c.army.length - 1) * 10.5 + 11;
+      const row = (y) => [ux - half, y - 11, ux + half, y + 11];
+      if (labelBoxes(a, info).some((b) => meets(row(armyY), b))) armyY = uy - 27;
+    }
+    if (e.order) {
+      const [ox, oy] = orderSpot(a, info, n, { power: e.power_token != null, garrison: Boolean(e.garrison), below: battle && armyY > uy, above: battle && armyY < uy }, [ux, uy]);
+      g.append(orderToken(view, e.order, ox, oy));
+    }
+    if (battle) {
+      const army = unitsAt(ux, armyY, c.army.map((k) => ({ kind: k, routed: false })), houseOf(view, c.attacker));
       army.setAttribute("class", "attacking");
       g.append(army);
     }
@@ -244,7 +301,7 @@ function describeArea(view, id, e, info, actionable) {
   if (e.garrison) bits.push(`garrison ${e.garrison}`);
   if (e.neutral_force) bits.push(`neutral force ${e.neutral_force}`);
   if (e.power_token != null) bits.push(`Power token of ${houseOf(view, e.power_token).name}`);
-  if (e.order) bits.push(e.order.token ? `order: ${orderLabel(view, e.order.token)}${e.order.hidden ? " (face down)" : ""}` : "a face-down order");
+  if (e.order) bits.push(e.order.token ? `order: ${orderLabel(view, e.order.token)}${e.order.hidden ? " (face down to the others)" : ""}` : `a face-down order of ${houseOf(view, e.order.seat).name}`);
   if (view.combat && view.combat.area === id) bits.push(`battle: ${houseOf(view, view.combat.attacker).name} attacks with ${view.combat.army.map((k) => UNIT_NAME[k]).join(", ")}`);
   if (actionable) bits.push("you may choose it now");
   return bits.join("; ");
@@ -397,6 +454,7 @@ function setupGestures(box) {
     if (r.left >= b.left && r.right <= b.right && r.top >= b.top && r.bottom <= b.bottom) return;
     const [ux, uy] = centre(id); const [w, h] = S.map.size;
     S.zoom.x = w / 2 - ux * S.zoom.k; S.zoom.y = h / 2 - uy * S.zoom.k;
+    S.pannedAt = performance.now();
     applyZoom();
   });
 }
@@ -496,6 +554,7 @@ function actionPanel(view, more) {
   const ctx = S.ctx;
   const p = view.prompt;
   const box = el("section", { class: "got-act", "data-prompt": "", "aria-label": "Your decision" });
+  if (!p && view.standings && more) return more.finalPanel(view);
   if (!p) {
     const who = (ctx.awaiting || []).map((s) => houseOf(view, s).name);
     box.append(el("h2", { text: view.winner != null ? `${houseOf(view, view.winner).name} takes the Iron Throne` : ctx.seat == null ? "Watching" : "Waiting" }),
@@ -596,9 +655,12 @@ function statusBar(view) {
   const ctx = S.ctx;
   const phase = PHASE_NAME[view.phase] || view.phase;
   let next = "";
-  if (view.phase === "action" && view.step) {
-    const who = (ctx.awaiting || []).map((s) => houseOf(view, s).name).join(", ");
-    next = `${STEP_NAME[view.step] || view.step}${who ? ` — ${who} resolves next` : ""}`;
+  if (view.phase === "action" && view.combat) {
+    // a battle holds the march up: say so, not who marches next
+    next = `${STEP_NAME[view.step] || "Marches"} — battle for ${areaName(view.combat.area)}`;
+  } else if (view.phase === "action" && view.step) {
+    const who = (ctx.awaiting || []).map((s) => houseOf(view, s).name);
+    next = `${STEP_NAME[view.step] || view.step}${who.length ? ` — ${who.join(", ")} ${who.length > 1 ? "decide" : "resolves next"}` : ""}`;
   }
   const me = ctx.seat != null && view.houses[ctx.seat] ? houseChip(view, ctx.seat, " me") : null;
   return el("div", { class: "got-bar" }, el("span", { class: "round", text: `Round ${Math.min(view.round, view.rounds || 10)}` }),
@@ -621,7 +683,7 @@ let P = null; // panels.js once loaded: the combat, Westeros and bidding panels
 /** Whether this view shows anything drawn by panels.js. */
 function needsPanels(view) {
   const kind = view.prompt ? view.prompt.kind : "";
-  return Boolean(view.combat || view.bids || view.wildling_last || (view.westeros_cards || []).length || (view.bid_results || []).length
+  return Boolean(view.combat || view.bids || view.standings || view.wildling_last || (view.westeros_cards || []).length || (view.bid_results || []).length
     || ["cards", "ties", "wildling", "westeros_choice", "wildling_choice"].includes(kind));
 }
 
@@ -701,11 +763,13 @@ export function render(root, ctx) {
     S.built.bar = el("div", { class: "got-bar-wrap" });
     root.replaceChildren(el("div", { class: "got" }, S.built.bar,
       el("div", { class: "got-main" }, el("div", { class: "got-mapwrap" }, zoomButtons(), box), S.built.side)));
-    // a player starts looking at home, close enough to read the names; a spectator at all of it
+    // a player starts looking at home, close enough to read the names and the units' letters
+    // (closer on a phone's narrow map); a spectator at all of it
     const home = ctx.seat != null && S.fixed.houses[view.houses[ctx.seat]] ? S.fixed.houses[view.houses[ctx.seat]].home : null;
     if (home && S.map.areas[home]) {
       const [w, h] = S.map.size; const [ux, uy] = centre(home);
-      S.zoom = { k: 2, x: w / 2 - ux * 2, y: h / 2 - uy * 2 };
+      const k = box.clientWidth && box.clientWidth < 500 ? 2.8 : 2;
+      S.zoom = { k, x: w / 2 - ux * k, y: h / 2 - uy * k };
     }
     applyZoom();
   }
@@ -738,6 +802,9 @@ export function render(root, ctx) {
   root.classList.toggle("got-over", view.winner != null);
 }
 
+// the winner is named here (with the final standings), not again in the table's end box
+export const ownResult = true;
+
 // what panels.js draws with
 export { areaName, HOUSES, houseChip, houseOf, ordinal, orderInfo, S, STRENGTH, TRACK_NAME, UNIT_NAME };
 
@@ -755,7 +822,7 @@ export function panel(view, seat) {
   // the house cards already played, by name (they come back when the last one is played)
   if (used) out.push({ label: "Used", value: view.discards[seat].map((id) => ((view.house_cards || {})[id] || {}).name || id).join(", ") });
   if (view.planning && (view.planning.asked || []).includes(seat)) {
-    out.push({ label: "Orders", value: (view.planning.ready || []).includes(seat) ? "ready" : `${(view.planning.placed || {})[seat] || 0} placed`, warn: !(view.planning.ready || []).includes(seat) });
+    out.push({ label: "Orders", value: (view.planning.ready || []).includes(seat) ? "ready" : `${(view.planning.placed || {})[seat] || 0} placed, not ready`, warn: !(view.planning.ready || []).includes(seat) });
   }
   return out;
 }

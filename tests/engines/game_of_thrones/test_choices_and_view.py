@@ -9,11 +9,12 @@ import pytest
 
 from engines.base import IllegalMove
 from engines.game_of_thrones import ENGINE
+from engines.game_of_thrones import rules as R
 from engines.game_of_thrones import shared as E
 from engines.game_of_thrones.state import GameState
 from engines.kit import Log
 
-from .conftest import plan, play, position, seat
+from .conftest import plan, play, position, random_game, seat
 from .test_combat import attack, basic, cards
 from .test_westeros import bid, westeros
 from .test_wildlings import UNITS, bids
@@ -187,3 +188,30 @@ def test_bid_results_of_a_wildling_attack_rank_the_bidders_and_are_replaced_by_t
     state.round = 3
     ENGINE._start_round(state, Log())
     assert state.bid_results == []
+
+
+# -- the end: the final standings ---------------------------------------------------------------
+
+
+def test_the_end_shows_every_house_in_its_final_place_with_the_winner_first_and_what_decided_it():
+    """No standings while the game runs; at the end every view (each seat's, a spectator's) has
+    the same: how the game ended, the winner first, the others by castles, land areas, supply and
+    the Iron Throne (Rules §6), each with those numbers."""
+    state = None
+    for state in random_game(3, 11):
+        if state.winner is None:
+            assert ENGINE.view(state, None)["standings"] is None
+    assert state is not None and state.winner is not None
+    views = [ENGINE.view(state, v) for v in (None, 0, 1, 2)]
+    st = views[0]["standings"]
+    assert all(v["standings"] == st for v in views)
+    assert st["ended_by"] in ("round 10", "seven castles")
+    seats = [h["seat"] for h in st["houses"]]
+    assert seats[0] == state.winner and sorted(seats) == [0, 1, 2]
+    rest = [R.final_standing(state, s) for s in seats[1:]]
+    assert rest == sorted(rest, reverse=True)
+    for h in st["houses"]:
+        s = h["seat"]
+        expected = (views[0]["castles"][s], R.land_held(state, s), state.supply[s])
+        assert (h["castles"], h["land"], h["supply"]) == expected
+        assert h["throne"] == state.tracks["iron_throne"].index(s) + 1

@@ -92,8 +92,9 @@ def test_no_view_shows_another_house_s_unrevealed_orders_or_chosen_card():
             for seat in [None, *range(state.seats)]:
                 view = ENGINE.view(state, seat)
                 for area in view["areas"]:
-                    if "order" in area:
-                        assert area["order"]["seat"] == seat
+                    # another house's order lies face down: whose and where, never its kind
+                    if "order" in area and area["order"]["seat"] != seat:
+                        assert area["order"] == {"seat": area["order"]["seat"], "hidden": True}
             seen_planning += 1
         c = state.combat
         if c is not None and c.cards.open and c.cards.choices:

@@ -251,7 +251,8 @@ SEED: dict[str, list[str]] = {
     "Planning: each player simultaneously assigns facedown orders to each area with his units": [
         "test_every_house_must_order_every_area_holding_its_units_before_ready",
         "test_orders_are_revealed_together_when_every_house_is_ready",
-        "test_others_see_only_how_many_orders_are_placed_and_who_is_ready",
+        "test_others_see_how_many_orders_a_house_placed_and_who_is_ready_but_never_their_kinds",
+        "test_while_planning_every_view_shows_where_each_house_s_orders_lie_face_down_and_only_its_own_kinds",
     ],
     "Action: the orders are resolved": [
         "test_march_step_follows_raids_and_precedes_consolidation",

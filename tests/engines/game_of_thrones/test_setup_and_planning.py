@@ -3,6 +3,10 @@ reveal) and the Messenger Raven."""
 
 from __future__ import annotations
 
+import copy
+import random
+from typing import Any
+
 import pytest
 
 from engines.base import IllegalMove
@@ -12,7 +16,7 @@ from engines.game_of_thrones import rules as R
 from engines.game_of_thrones.components import HOUSES, SETUPS
 from engines.game_of_thrones.state import ACTION, PLANNING
 
-from .conftest import plan, play, position, seat, through_westeros
+from .conftest import plan, play, position, random_game, seat, through_westeros
 
 
 @pytest.mark.parametrize("players", [3, 4, 5, 6])
@@ -178,7 +182,7 @@ def test_restricted_orders_cannot_be_placed():
     assert err.value.rule == shared.RULE_RESTRICTED
 
 
-def test_others_see_only_how_many_orders_are_placed_and_who_is_ready():
+def test_others_see_how_many_orders_a_house_placed_and_who_is_ready_but_never_their_kinds():
     state = ENGINE.new_game(6, 5, {})
     play(state, "stark", "order", area="winterfell", order="march-plus-one")
     stark, lannister = seat(state, "stark"), seat(state, "lannister")
@@ -190,6 +194,58 @@ def test_others_see_only_how_many_orders_are_placed_and_who_is_ready():
         assert "march-plus-one" not in str(view["areas"])
         assert view["planning"]["placed"][str(stark)] == 1
         assert view["planning"]["ready"] == []
+
+
+def orders_shown(view: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    return {a["id"]: a["order"] for a in view["areas"] if "order" in a}
+
+
+@pytest.mark.parametrize("players", [3, 6])
+def test_while_planning_every_view_shows_where_each_house_s_orders_lie_face_down_and_only_its_own_kinds(players):
+    """Rules §1.1: orders are placed face down on the board. Every seat and a spectator see on
+    which areas each house has placed one; only the house itself sees their kinds, until the
+    reveal. Other kinds in the other houses' orders change no one else's view."""
+    planning_states = 0
+    for state in random_game(players, 40 + players, limit=2500):
+        if state.phase != PLANNING or not state.planning.open:
+            continue
+        placed = {a: (s, t) for s, orders in state.planning.choices.items() for a, t in (orders or {}).items()}
+        if not placed:
+            continue
+        planning_states += 1
+        for viewer in [None, *range(players)]:
+            shown = orders_shown(ENGINE.view(state, viewer))
+            assert set(shown) == set(placed), "every placed order lies on the map, face down"
+            for area, order in shown.items():
+                owner, token = placed[area]
+                assert order["seat"] == owner and order["hidden"] is True
+                if owner == viewer:
+                    assert order["token"] == token  # one's own, face up to oneself
+                else:
+                    assert "token" not in order, f"seat {viewer} sees seat {owner}'s order kind in {area}"
+        # other kinds under the same face-down tokens: no other seat nor a spectator can tell
+        for owner, orders in state.planning.choices.items():
+            if not orders:
+                continue
+            before = {v: ENGINE.view(state, v) for v in [None, *range(players)] if v != owner}
+            other = copy.deepcopy(state)
+            other.planning.choices[owner] = {a: next(t for t in ("support", "raid", "defense")
+                                                     if t != token) for a, token in orders.items()}
+            for v, view in before.items():
+                assert ENGINE.view(other, v) == view, f"seat {v}'s view tells seat {owner}'s order kinds"
+            break
+        if planning_states >= 12:
+            break
+    assert planning_states >= 12
+
+
+def test_after_the_reveal_every_view_shows_every_order_face_up():
+    state = position(3, {"winterfell": ("stark", ["footman"]), "lannisport": ("lannister", ["footman"]),
+                         "dragonstone": ("baratheon", ["footman"])})
+    plan(state, {"winterfell": "defense-plus-one", "lannisport": "support", "dragonstone": "raid"}, raven=False)
+    for viewer in (None, 0, 1, 2):
+        assert {a: (o["token"], o.get("hidden")) for a, o in orders_shown(ENGINE.view(state, viewer)).items()} == {
+            "winterfell": ("defense-plus-one", None), "lannisport": ("support", None), "dragonstone": ("raid", None)}
 
 
 def test_orders_are_revealed_together_when_every_house_is_ready():
@@ -217,6 +273,20 @@ def test_the_messenger_raven_holder_may_swap_an_order_within_the_star_limit():
     play(state, lannister, "raven_swap", area="lannisport", order="march-plus-one")
     assert state.orders["lannisport"].token == "march-plus-one"
     assert state.raven_used
+
+
+def test_the_raven_holder_sees_no_wildling_card_before_looking_and_its_swap_is_public_face_up():
+    """The Raven is used once every order is face up: the holder sees what everyone sees (no
+    wildling card before it chooses to look), and the order it swaps in lies face up for all."""
+    state = position(3, {"lannisport": ("lannister", ["footman"]), "winterfell": ("stark", ["footman"])})
+    plan(state, {"lannisport": "defense-plus-one", "winterfell": "defense-plus-one"}, raven=False)
+    lannister = seat(state, "lannister")
+    assert all(ENGINE.view(state, v)["wildling_top"] is None for v in (None, 0, 1, 2))
+    play(state, lannister, "raven_swap", area="lannisport", order="march-plus-one")
+    for viewer in (None, 0, 1, 2):
+        view = ENGINE.view(state, viewer)
+        assert orders_shown(view)["lannisport"] == {"seat": lannister, "token": "march-plus-one"}
+        assert view["wildling_top"] is None
 
 
 def test_the_raven_swap_respects_restrictions_and_stars():
@@ -261,3 +331,37 @@ def test_the_round_a_game_is_in_is_told_for_replays():
     assert ENGINE.round_of(state) == 1
     state.round = 4
     assert ENGINE.round_of(state) == 4
+
+
+def test_a_planning_seat_lists_exactly_the_orders_the_rules_allow_and_ready_when_allowed():
+    """The planning listing (counted in one pass for speed) against the rules themselves: every
+    order ``R.may_place`` allows on each area holding the seat's units (never the area's own
+    token), a removal for each placed order, and ready exactly when ``may_declare_ready``."""
+    from engines.game_of_thrones import planning as P
+    from engines.game_of_thrones.components import ORDERS
+
+    rng = random.Random(3)
+    listings = 0
+    for game in range(12):
+        state = ENGINE.new_game(3 + game % 4, 40 + game, {})
+        if game % 3 == 0:  # Westeros III: some tokens barred this round
+            state.restricted = rng.sample(sorted(ORDERS), 3)
+        while state.phase == PLANNING and state.decisions.top is None:
+            awaited = sorted(ENGINE.to_act(state))
+            for s in awaited:
+                placed = state.planning.choices.get(s) or {}
+                expected = []
+                for area in R.order_areas(state, s):
+                    expected += [{"type": "order", "area": area, "order": t} for t in ORDERS
+                                 if t != placed.get(area) and R.may_place(state, s, placed, area, t) is None]
+                    if area in placed:
+                        expected.append({"type": "unorder", "area": area})
+                if P.may_declare_ready(ENGINE, state, s, placed):
+                    expected.append({"type": "ready"})
+                assert ENGINE.legal_moves(state, s) == expected
+                listings += 1
+            s = rng.choice(awaited)
+            moves = ENGINE.legal_moves(state, s)
+            ENGINE.play(state, s, {"type": "ready"} if {"type": "ready"} in moves and rng.random() < 0.2
+                        else rng.choice(moves))
+    assert listings > 300
