@@ -35,6 +35,8 @@ class Settings:
                   it is answered 503 "busy" with nothing changed.
     CACHE_MB      the estimated memory of the tables kept without an open socket is held under
                   this, least recently used dropped first.
+    MEMORY_TRIM_SECONDS  how often freed memory is handed back to the system (glibc's
+                  malloc_trim; 0: never).
     BOT_WORKERS   processes the bots think in (default: half the CPU cores, at least one).
     BOT_QUEUE     bot decisions handed to those processes at once; the rest wait their turn.
     BOT_DELAY_SECONDS  a bot's answer is shown no sooner than this after its turn began.
@@ -53,6 +55,7 @@ class Settings:
     finished_idle_seconds: float = field(default_factory=lambda: float(os.environ.get("FINISHED_IDLE_SECONDS", "30")))
     db_busy_seconds: float = field(default_factory=lambda: float(os.environ.get("DB_BUSY_SECONDS", "30")))
     cache_mb: float = field(default_factory=lambda: float(os.environ.get("CACHE_MB", "128")))
+    memory_trim_seconds: float = field(default_factory=lambda: float(os.environ.get("MEMORY_TRIM_SECONDS", "60")))
     bot_workers: int = field(default_factory=lambda: int(os.environ.get(
         "BOT_WORKERS", str(max(1, (os.cpu_count() or 2) // 2)))))
     bot_queue: int = field(default_factory=lambda: int(os.environ.get("BOT_QUEUE", "8")))

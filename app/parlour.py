@@ -7,11 +7,13 @@ import contextlib
 import gc
 import logging
 import sys
+import time
 from typing import Annotated, Any
 
 from fastapi import Depends, Request
 from starlette.requests import HTTPConnection
 
+from app import memory
 from app.bot_pool import BotPool
 from app.bot_seats import BotSeats
 from app.clocks import ClockKeeper
@@ -87,11 +89,17 @@ class Parlour:
         return min(10.0, max(0.05, soonest / 4))
 
     async def _sweep(self) -> None:
-        """Drop the tables not in use from memory, now and then (LiveTables.sweep)."""
+        """Drop the tables not in use from memory, now and then (LiveTables.sweep), and hand
+        what they held back to the system (app/memory.py)."""
+        every = self.settings.memory_trim_seconds
+        trimmed = time.monotonic()
         while True:
             await asyncio.sleep(self.sweep_every())
             try:
                 self.live.sweep()
+                if every > 0 and memory.can_trim() and time.monotonic() - trimmed >= every:
+                    trimmed = time.monotonic()
+                    await asyncio.to_thread(memory.trim)
             except Exception:  # never let the sweeper die
                 log.exception("sweeping the table cache failed")
 

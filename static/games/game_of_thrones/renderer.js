@@ -793,7 +793,8 @@ export function render(root, ctx) {
   logFilter(view);
   const focused = document.activeElement && document.activeElement.closest && document.activeElement.closest("[data-area]");
   preview(focused && S.built.svg.contains(focused) ? areaMoves(focused.dataset.area) : null);
-  root.dataset.seq = String(ctx.seq);
+  // the seq says "this view is drawn": not before the panels it needs have come
+  if (more || !needsPanels(view)) root.dataset.seq = String(ctx.seq);
   root.dataset.kind = view.prompt ? view.prompt.kind : "";
   root.dataset.phase = view.phase;
   root.dataset.round = String(view.round);
