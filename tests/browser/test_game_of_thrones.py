@@ -67,6 +67,10 @@ class Policy:
         for a, b in adjacency:
             self.adj.setdefault(a, set()).add(b)
             self.adj.setdefault(b, set()).add(a)
+        # a march step after which only "undo" was listed (it broke supply): never staged again
+        # in the same march, or stage and undo would go on for ever
+        self.dead: set[str] = set()
+        self.staged: str | None = None
 
     def distance(self, start: str, goals: set[str]) -> int:
         seen = {start}
@@ -122,9 +126,11 @@ class Policy:
             enemy = {a["id"] for a in view["areas"] if a.get("units") and a.get("seat") not in (None, seat)}
             here = view["prompt"]["from"]
             now = self.distance(here, enemy)
-            best = min((m for m in moves if m["type"] == "move"), key=lambda m: self.distance(m["to"], enemy))
+            steps = [m for m in moves if m["type"] == "move" and self.mark(view, m) not in self.dead]
             staged = len(view["prompt"].get("staged") or [])
-            if self.distance(best["to"], enemy) < now or (best["to"] in enemy and staged == 0):
+            best = min(steps, key=lambda m: self.distance(m["to"], enemy)) if steps else None
+            if best and (self.distance(best["to"], enemy) < now or (best["to"] in enemy and staged == 0)):
+                self.staged = self.mark(view, best)
                 return best
             return next((m for m in moves if m["type"] == "end_march" and not m["power"]), moves[-1])
         if "support" in kinds:
@@ -138,7 +144,14 @@ class Policy:
             return by["raven_pass"]
         if "end_march" in kinds and "move" not in kinds:
             return next(m for m in moves if m["type"] == "end_march")
+        if kinds == {"undo"} and self.staged:
+            self.dead.add(self.staged)
         return next((m for m in moves if m["type"] not in ("undo", "unorder")), moves[0])
+
+    @staticmethod
+    def mark(view: dict[str, Any], move: dict[str, Any]) -> str:
+        """A march step, told apart by round and march."""
+        return json.dumps([view["round"], view["prompt"].get("from"), move], sort_keys=True)
 
 
 def area_for(page: Page, move: dict[str, Any]) -> str | None:
