@@ -14,7 +14,7 @@ from engines.game_of_thrones import retreats as RT
 from engines.game_of_thrones import rules as R
 from engines.game_of_thrones import units as U
 from engines.game_of_thrones.components import BOARD, HOUSE_CARDS, ORDERS
-from engines.game_of_thrones.shared import Auto, Doer, Mover, area_name, kinds_text
+from engines.game_of_thrones.shared import Auto, Doer, Mover, area_name, counted, kinds_text
 from engines.game_of_thrones.state import Combat, GameState, PlacedOrder
 from engines.kit import Commitments, Decision, Log
 
@@ -307,7 +307,7 @@ def after_winner(eng: GameOfThrones, state: GameState, log: Log) -> None:
     assert c is not None and c.winner is not None and c.loser is not None
     if c.card.get(c.winner) == "tywin-lannister":
         got = R.gain_power(state, c.winner, 2)
-        log.say("Tywin Lannister: {0} gains {n} Power tokens", c.winner, n=got)
+        log.say("Tywin Lannister: {0} gains {n}", c.winner, n=counted(got, "Power token"))
     if c.card.get(c.loser) == "roose-bolton":
         c.notes["roose"] = True
 

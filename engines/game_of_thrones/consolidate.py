@@ -10,7 +10,7 @@ from engines.game_of_thrones import marches as M
 from engines.game_of_thrones import rules as R
 from engines.game_of_thrones import units as U
 from engines.game_of_thrones.components import BOARD, ORDERS, PORT, RULES, SEA, SHIP, SIEGE
-from engines.game_of_thrones.shared import Auto, Doer, Mover, area_name
+from engines.game_of_thrones.shared import Auto, Doer, Mover, area_name, counted, unit_name
 from engines.game_of_thrones.state import GameState
 from engines.kit import Decision, Log
 
@@ -36,7 +36,7 @@ def do_consolidate(eng: GameOfThrones, state: GameState, seat: int, move: Move, 
     if move["type"] == "muster":
         points = BOARD.areas[area].mustering_points
         state.decisions.push(Decision("muster", [seat], {"area": area, "points": points}))
-        log.say("{0} musters in {a} ({n} points)", seat, a=area_name(area), n=points)
+        log.say("{0} musters in {a} ({n})", seat, a=area_name(area), n=counted(points, "point"))
         return
     got = R.gain_power(state, seat, R.crowns_power(state, seat, area))
     log.say("{0} consolidates power in {a}: +{n}", seat, a=area_name(area), n=got)
@@ -88,11 +88,11 @@ def do_muster(eng: GameOfThrones, state: GameState, seat: int, move: Move, top: 
                 u.kind = kind
                 break
         top.data["points"] -= RULES.upgrade_cost
-        log.say("{0} upgrades a footman to a {k} in {a}", seat, k=kind, a=area_name(to))
+        log.say("{0} upgrades a footman to a {k} in {a}", seat, k=unit_name(kind), a=area_name(to))
     else:
         U.enter(eng, state, seat, to, [unit], log)
         top.data["points"] -= RULES.muster_costs[unit]
-        log.say("{0} musters a {k} in {a}", seat, k=unit, a=area_name(to))
+        log.say("{0} musters a {k} in {a}", seat, k=unit_name(unit), a=area_name(to))
     if top.data["points"] <= 0:
         state.decisions.pop()
 

@@ -49,7 +49,7 @@ from engines.game_of_thrones.components import (
     WILDLING_CARDS,
     static_data,
 )
-from engines.game_of_thrones.shared import RULE_TURN, Auto, Doer, Mover, area_name, house_name
+from engines.game_of_thrones.shared import RULE_TURN, Auto, Doer, Mover, area_name, counted, house_name
 from engines.game_of_thrones.state import (
     ACTION,
     CONSOLIDATE,
@@ -321,8 +321,8 @@ class GameOfThrones(KitEngine[GameState]):
         track, then the Iron Throne track (Rules §6)."""
         state.winner = max(range(state.seats), key=lambda seat: R.final_standing(state, seat))
         state.phase, state.ended_by = OVER, "round 10"
-        log.say("The tenth round is over: {0} wins with {n} castles and strongholds", state.winner,
-                n=R.castles_held(state, state.winner))
+        log.say("The tenth round is over: {0} wins with {n}", state.winner,
+                n=counted(R.castles_held(state, state.winner), "castle or stronghold", "castles and strongholds"))
 
     def _auto(self, state: GameState, log: Log) -> bool:
         """Resolve the top decision without a player when it leaves no choice; True if it did."""

@@ -12,7 +12,7 @@ from engines.game_of_thrones import combat as C
 from engines.game_of_thrones import rules as R
 from engines.game_of_thrones import units as U
 from engines.game_of_thrones.components import SIEGE
-from engines.game_of_thrones.shared import Doer, Mover, area_name, kinds_text
+from engines.game_of_thrones.shared import Doer, Mover, area_name, kinds_text, unit_name
 from engines.game_of_thrones.state import GameState
 from engines.kit import Decision, Log
 
@@ -37,7 +37,7 @@ def back_to_origin(eng: GameOfThrones, state: GameState, log: Log, *, routed: bo
             "side": "attacker", "to": c.origin, "left": lose, "routed": routed, "then": then}))
         return False
     for kind in c.army[:lose]:
-        log.say("{0} loses a {k} to supply going back to {o}", c.attacker, k=kind, o=area_name(c.origin))
+        log.say("{0} loses a {k} to supply going back to {o}", c.attacker, k=unit_name(kind), o=area_name(c.origin))
     c.army = c.army[lose:]
     if c.army:
         U.enter(eng, state, c.attacker, c.origin, c.army, log, routed=routed)
@@ -64,10 +64,10 @@ def do_supply_loss(eng: GameOfThrones, state: GameState, seat: int, move: Move, 
     kind, to = move["unit"], top.data["to"]
     if top.data["side"] == "attacker":
         c.army.remove(kind)
-        log.say("{0} loses a {k} to supply going back to {o}", seat, k=kind, o=area_name(to))
+        log.say("{0} loses a {k} to supply going back to {o}", seat, k=unit_name(kind), o=area_name(to))
     else:
         U.destroy(eng, state, c.area, kind)
-        log.say("{0} loses a {k} to supply while retreating to {o}", seat, k=kind, o=area_name(to))
+        log.say("{0} loses a {k} to supply while retreating to {o}", seat, k=unit_name(kind), o=area_name(to))
     top.data["left"] -= 1
     if top.data["left"] > 0:
         return
@@ -128,7 +128,7 @@ def lose_unit(eng: GameOfThrones, state: GameState, kind: str, log: Log) -> None
         c.army.remove(kind)
     else:
         U.destroy(eng, state, c.area, kind)
-    log.say("{0} loses a {k} in {a}", c.loser, k=kind, a=area_name(c.area))
+    log.say("{0} loses a {k} in {a}", c.loser, k=unit_name(kind), a=area_name(c.area))
 
 
 def moves_casualties(eng: GameOfThrones, state: GameState, seat: int, top: Decision | None) -> list[Move]:
@@ -158,7 +158,8 @@ def retreat_step(eng: GameOfThrones, state: GameState, log: Log) -> None:
     for u in list(here):
         if u.routed or u.kind == SIEGE:
             U.destroy(eng, state, c.area, u.kind, routed_first=u.routed)
-            log.say("{0}'s {k} in {a} cannot retreat and is destroyed", c.loser, k=u.kind, a=area_name(c.area))
+            log.say("{0}'s {k} in {a} cannot retreat and is destroyed", c.loser, k=unit_name(u.kind),
+                    a=area_name(c.area))
     kinds = [u.kind for u in state.units.get(c.area, [])]
     if not kinds:
         C.finish_combat(eng, state, log)

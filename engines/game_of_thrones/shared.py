@@ -50,7 +50,22 @@ def area_name(area: str) -> str:
     return BOARD.areas[area].name
 
 
+UNIT_WORDS = {"footman": ("footman", "footmen"), "knight": ("knight", "knights"), "ship": ("ship", "ships"),
+              "siege-engine": ("siege engine", "siege engines")}
+"""How a log line names a unit kind, one and many (a kind's id is no word: "siege-engine")."""
+
+
+def counted(n: int, one: str, many: str | None = None) -> str:
+    """A count with its noun in the right number: "1 point", "0 points", "2 Power tokens"."""
+    return f"{n} {one if n == 1 else (many or one + 's')}"
+
+
+def unit_name(kind: str) -> str:
+    """A unit kind as a log line names one: "siege engine"."""
+    return UNIT_WORDS[kind][0]
+
+
 def kinds_text(kinds: list[str]) -> str:
     """Units by kind for a log line: "1 footman, 2 knights"."""
     c = Counter(kinds)
-    return ", ".join(f"{n} {k}{'s' if n > 1 else ''}" for k, n in sorted(c.items())) or "no units"
+    return ", ".join(counted(n, *UNIT_WORDS[k]) for k, n in sorted(c.items())) or "no units"

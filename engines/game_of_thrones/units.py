@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 from engines.base import Move
 from engines.game_of_thrones import rules as R
 from engines.game_of_thrones.components import BOARD, RULES, SHIP
-from engines.game_of_thrones.shared import Doer, Mover, area_name
+from engines.game_of_thrones.shared import Doer, Mover, area_name, counted
 from engines.game_of_thrones.state import GameState, Unit
 from engines.kit import Decision, Log
 
@@ -53,7 +53,7 @@ def enter(eng: GameOfThrones, state: GameState, seat: int, area: str, kinds: lis
         victim = state.owner.pop(port)
         n = len(state.units.pop(port))
         state.orders.pop(port, None)
-        log.say("{0} loses {n} ship(s) in {p} to {1}", victim, seat, n=n, p=area_name(port))
+        log.say("{0} loses {n} in {p} to {1}", victim, seat, n=counted(n, "ship"), p=area_name(port))
         if port_choices(eng, state, seat, port, n) != [0]:
             state.pending.append({"kind": "port", "seat": seat, "port": port, "ships": n})
 
@@ -78,7 +78,7 @@ def do_port(eng: GameOfThrones, state: GameState, seat: int, move: Move, top: De
     if k:
         state.units[port] = [Unit(SHIP) for _ in range(k)]
         state.owner[port] = seat
-    log.say("{0} replaces {k} captured ship(s) in {p} with its own", seat, k=k, p=area_name(port))
+    log.say("{0} replaces {k} in {p} with its own", seat, k=counted(k, "captured ship"), p=area_name(port))
 
 
 def flush_pending(eng: GameOfThrones, state: GameState) -> None:

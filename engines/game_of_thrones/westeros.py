@@ -17,7 +17,7 @@ from engines.game_of_thrones import consolidate as CP
 from engines.game_of_thrones import rules as R
 from engines.game_of_thrones import units as U
 from engines.game_of_thrones.components import BOARD, HOUSES, TRACK_NAMES, TRACKS, WESTEROS_CARDS
-from engines.game_of_thrones.shared import Auto, Doer, Mover, Task
+from engines.game_of_thrones.shared import Auto, Doer, Mover, Task, counted, unit_name
 from engines.game_of_thrones.state import WESTEROS, GameState
 from engines.kit import Commitments, Decision, Log
 
@@ -84,7 +84,7 @@ def start(eng: GameOfThrones, state: GameState, log: Log) -> None:
     if icons:
         before = state.wildlings
         state.wildlings = min(WILDLING_MAX, state.wildlings + WILDLING_STEP * icons)
-        log.say("The wildling track advances by {n} icon(s): {a} → {b}", n=icons, a=before, b=state.wildlings)
+        log.say("The wildling track advances by {n}: {a} → {b}", n=counted(icons, "icon"), a=before, b=state.wildlings)
         if state.wildlings >= WILDLING_MAX:
             log.say("The wildling threat reaches 12: the wildlings attack")
             state.tasks.append({"do": "attack", "strength": state.wildlings, "exclude": []})
@@ -174,7 +174,7 @@ def collect_power(state: GameState, log: Log, *, ports: bool) -> None:
     for seat in throne_order(state):
         n = R.crown_income(state, seat, ports=ports)
         got = R.gain_power(state, seat, n)
-        log.say("{0} collects {n} Power token(s)", seat, n=got)
+        log.say("{0} collects {n}", seat, n=counted(got, "Power token"))
 
 
 # -- Supply ---------------------------------------------------------------------------------------
@@ -208,7 +208,8 @@ def moves_reconcile(eng: GameOfThrones, state: GameState, seat: int, top: Decisi
 
 def do_reconcile(eng: GameOfThrones, state: GameState, seat: int, move: Move, top: Decision, log: Log) -> None:
     U.destroy(eng, state, move["area"], move["unit"])
-    log.say("{0} destroys a {k} in {a} to meet its supply", seat, k=move["unit"], a=BOARD.areas[move["area"]].name)
+    log.say("{0} destroys a {k} in {a} to meet its supply", seat, k=unit_name(move["unit"]),
+            a=BOARD.areas[move["area"]].name)
 
 
 def auto_reconcile(eng: GameOfThrones, state: GameState, top: Decision, log: Log) -> bool:
@@ -251,7 +252,7 @@ def do_mustering(eng: GameOfThrones, state: GameState, seat: int, move: Move, to
         state.decisions.pop()
     points = BOARD.areas[area].mustering_points
     state.decisions.push(Decision("muster", [seat], {"area": area, "points": points}))
-    log.say("{0} musters in {a} ({n} points)", seat, a=BOARD.areas[area].name, n=points)
+    log.say("{0} musters in {a} ({n})", seat, a=BOARD.areas[area].name, n=counted(points, "point"))
 
 
 def auto_mustering(eng: GameOfThrones, state: GameState, top: Decision, log: Log) -> bool:

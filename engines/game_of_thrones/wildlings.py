@@ -15,7 +15,7 @@ from engines.game_of_thrones import rules as R
 from engines.game_of_thrones import units as U
 from engines.game_of_thrones import westeros as W
 from engines.game_of_thrones.components import BOARD, HOUSE_CARDS, TRACK_NAMES, TRACKS, WILDLING_CARDS
-from engines.game_of_thrones.shared import Auto, Doer, Mover, Task
+from engines.game_of_thrones.shared import Auto, Doer, Mover, Task, counted, unit_name
 from engines.game_of_thrones.state import GameState
 from engines.kit import Decision, Log
 
@@ -217,11 +217,11 @@ def skinchanger_scout(eng: GameOfThrones, state: GameState, role: str, seat: int
     others 2 (or all they have). Win: the highest bidder takes back the tokens it bid."""
     if role == "highest":
         got = R.gain_power(state, seat, int(task["paid"][seat]))
-        log.say("Skinchanger Scout: {0} takes back the {n} Power token(s) it bid", seat, n=got)
+        log.say("Skinchanger Scout: {0} takes back the {n} it bid", seat, n=counted(got, "Power token"))
         return
     lost = state.power[seat] if role == "lowest" else min(2, state.power[seat])
     state.power[seat] -= lost
-    log.say("Skinchanger Scout: {0} discards {n} Power token(s)", seat, n=lost)
+    log.say("Skinchanger Scout: {0} discards {n}", seat, n=counted(lost, "Power token"))
 
 
 EFFECTS = {"silence-at-the-wall": silence_at_the_wall, "preemptive-raid": preemptive_raid,
@@ -261,10 +261,11 @@ def _to_place(state: GameState, track: str, seat: int, *, last: bool, log: Log) 
 def _swap_one(eng: GameOfThrones, state: GameState, seat: int, area: str, old: str, new: str, log: Log) -> None:
     if R.units_in_pool(state, seat, new) > 0:
         next(u for u in state.units[area] if u.kind == old).kind = new
-        log.say("{0} swaps a {o} for a {n} in {a}", seat, o=old, n=new, a=BOARD.areas[area].name)
+        log.say("{0} swaps a {o} for a {n} in {a}", seat, o=unit_name(old), n=unit_name(new), a=BOARD.areas[area].name)
     else:
         U.destroy(eng, state, area, old)
-        log.say("{0} has no {n} left: its {o} in {a} is destroyed", seat, o=old, n=new, a=BOARD.areas[area].name)
+        log.say("{0} has no {n} left: its {o} in {a} is destroyed", seat, o=unit_name(old), n=unit_name(new),
+                a=BOARD.areas[area].name)
 
 
 def _ask_destroy(state: GameState, seat: int, n: int, *, castle: bool) -> None:
@@ -288,7 +289,7 @@ def moves_destroy(eng: GameOfThrones, state: GameState, seat: int, top: Decision
 
 def do_destroy(eng: GameOfThrones, state: GameState, seat: int, move: Move, top: Decision, log: Log) -> None:
     U.destroy(eng, state, move["area"], move["unit"])
-    log.say("{0} destroys a {k} in {a}", seat, k=move["unit"], a=BOARD.areas[move["area"]].name)
+    log.say("{0} destroys a {k} in {a}", seat, k=unit_name(move["unit"]), a=BOARD.areas[move["area"]].name)
     top.data["left"] -= 1
     if top.data["castle"]:
         top.data["area"] = move["area"]
