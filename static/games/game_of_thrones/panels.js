@@ -138,12 +138,13 @@ export function finalPanel(view) {
     : "After the tenth round: the most castles and strongholds win; ties go to the most land areas, then supply, then the higher place on the Iron Throne track.";
   const rows = st.houses.map((h, i) => el("tr", { "data-seat": h.seat, class: h.seat === view.winner ? "won" : null },
     el("td", { text: h.seat === view.winner ? "1st ♛ winner" : ordinal(i + 1) }),
-    el("th", { scope: "row" }, houseChip(view, h.seat), ` (${S.ctx.nameOf ? S.ctx.nameOf(h.seat) : ""})`),
+    el("th", { scope: "row" }, houseChip(view, h.seat), el("span", { class: "who", text: ` (${S.ctx.nameOf ? S.ctx.nameOf(h.seat) : ""})` })),
     el("td", { text: String(h.castles) }), el("td", { text: String(h.land) }), el("td", { text: String(h.supply) }), el("td", { text: ordinal(h.throne) })));
   return el("section", { class: "got-act got-final", "data-prompt": "", "aria-label": "The end of the game" },
     el("h2", { text: `${who(view.winner)} wins the Iron Throne` }),
     el("p", { class: "note", text: how }),
-    el("div", { class: "final-wrap" }, el("table", { class: "final-table" }, el("caption", { text: "Final standings" }),
+    // scrolled sideways by keyboard too, should a narrow screen still not hold every column
+    el("div", { class: "final-wrap", tabindex: "0", role: "region", "aria-label": "Final standings" }, el("table", { class: "final-table" }, el("caption", { text: "Final standings" }),
       el("thead", {}, el("tr", {}, ["Place", "House", "Castles", "Land areas", "Supply", "Iron Throne"].map((t) => el("th", { scope: "col", text: t })))),
       el("tbody", {}, rows))));
 }
@@ -179,7 +180,7 @@ function bidResults(view) {
   const place = (r, s) => { const i = (r.order || []).indexOf(s); return r.track in TRACK_NAME && i >= 0 ? ` · ${ordinal(i + 1)}` : ""; };
   const ties = results.filter((r) => r.tie_broken_by != null)
     .map((r) => `${BID_NAME[r.track] || r.track}: tie broken by ${houseOf(view, r.tie_broken_by).name}`);
-  return el("div", { class: "bid-results" },
+  return el("div", { class: "bid-results", tabindex: "0", role: "region", "aria-label": "Revealed bids" },
     el("table", { class: "bid-table" }, el("caption", { text: `Bids revealed in round ${results[0].round}` }),
       el("thead", {}, el("tr", {}, el("th", { scope: "col", text: "House" }), results.map((r) => el("th", { scope: "col", "data-track": r.track, text: BID_NAME[r.track] || r.track })))),
       el("tbody", {}, view.houses.map((_, s) => el("tr", { "data-seat": String(s) }, el("th", { scope: "row" }, houseChip(view, s)),

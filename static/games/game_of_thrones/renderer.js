@@ -132,9 +132,18 @@ function buildMap() {
   return { svg: root, world, nodes, dyn, arrows, preview: previewLayer };
 }
 
+/** Where an area's name stands: the map's place for it; a port's "Port" at the top of the small
+ * port, so that the ships below it leave the word readable. */
+function labelAt(a, info) {
+  return info.kind === "port" ? [a.l[0], a.l[1] - PORT_LIFT] : a.l;
+}
+
+const PORT_LIFT = 17;
+const PORT_SHIPS_DROP = 10;
+
 function areaLabel(id, a, info) {
-  const [x, y] = a.l;
-  const g = svg("g", { class: `lab ${info.kind}`, transform: `translate(${x} ${y})` });
+  const [x, y] = labelAt(a, info);
+  const g = svg("g", { class: `lab ${info.kind}`, "data-label": id, transform: `translate(${x} ${y})` });
   const name = info.kind === "port" ? "Port" : info.name;
   g.append(svg("text", { class: "name", "text-anchor": "middle", y: "4", text: name }));
   const icons = [];
@@ -178,21 +187,30 @@ function orderToken(view, order, x, y) {
     return g;
   }
   const o = orderInfo(view, order.token);
-  g.append(svg("path", { class: "glyph", d: ORDER_GLYPH[o.kind] || "", transform: "translate(0 -2.5)" }));
+  g.append(svg("path", { class: "glyph", d: ORDER_GLYPH[o.kind] || "", transform: `translate(0 ${o.modifier || o.special ? -3.5 : -1})` }));
   const mod = (o.modifier ? signed(o.modifier, true) : "") + (o.special ? "★" : "");
-  if (mod) g.append(svg("text", { class: "mod", "text-anchor": "middle", y: "10", text: mod }));
+  if (mod) g.append(svg("text", { class: "mod", "text-anchor": "middle", y: "10.5", text: mod }));
   return g;
 }
 
 /** The boxes of an area's name and icons (the name's width estimated from its length). */
 function labelBoxes(a, info) {
-  const [lx, ly] = a.l;
+  const [lx, ly] = labelAt(a, info);
   const name = info.kind === "port" ? "Port" : info.name || "";
-  const half = name.length * 3.4 + 3;
+  const half = info.kind === "port" ? 11 : name.length * 3.4 + 3;
   const icons = (info.fortification === "stronghold" || info.fortification === "castle" ? 1 : 0) + (info.supply || 0) + (info.crowns || 0) + (info.home ? 1 : 0);
   const boxes = [[lx - half, ly - 10, lx + half, ly + 6]];
   if (icons) boxes.push([lx - icons * 7.5 - 1, ly + 7, lx + icons * 7.5 + 1, ly + 23]);
   return boxes;
+}
+
+/** The box of a row of n units centred on (x, y). */
+const rowBox = (x, y, n) => { const half = (n - 1) * 10.5 + 11; return [x - half, y - 11, x + half, y + 11]; };
+
+/** Where the attackers stand in an embattled area, apart from its holders: below them, or above
+ * when below would cover the area's name. */
+function armyRowY(a, info, [ux, uy], n) {
+  return labelBoxes(a, info).some((b) => meets(rowBox(ux, uy + 27, n), b)) ? uy - 27 : uy + 27;
 }
 
 const meets = (b, c) => b[0] < c[2] && c[0] < b[2] && b[1] < c[3] && c[1] < b[3];
@@ -201,7 +219,8 @@ const meets = (b, c) => b[0] < c[2] && c[0] < b[2] && b[1] < c[3] && c[1] < b[3]
  * cover the area's name (the data puts a few right on it); then just below or above the name. */
 function unitSpot(a, info, n) {
   const [ux, uy] = a.u;
-  if (!n || info.kind === "port") return [ux, uy];
+  if (info.kind === "port") return n ? [ux, uy + PORT_SHIPS_DROP] : [ux, uy];
+  if (!n) return [ux, uy];
   const half = (n - 1) * 10.5 + 11;
   const [name, icons] = labelBoxes(a, info);
   const row = (y) => [ux - half, y - 11, ux + half, y + 11];
@@ -216,6 +235,12 @@ function unitSpot(a, info, n) {
 function orderSpot(a, info, n, taken, [ux, uy]) {
   const boxes = labelBoxes(a, info);
   const side = n ? n * 10.5 + 16 : 0;
+  if (info.kind === "port") {
+    // beside the ships, on the side away from the port's land (whose own order stands there)
+    const land = S.map.areas[info.port_of];
+    const away = land && land.u[0] > ux ? -1 : 1;
+    return [ux + away * (side + 3), uy];
+  }
   const spots = [taken.above ? null : [ux, uy - 23], taken.power ? null : [ux + side + 3, uy], taken.garrison ? null : [ux - side - 3, uy], taken.below ? null : [ux, uy + 23]].filter(Boolean);
   const clear = ([x, y]) => boxes.every(([x0, y0, x1, y1]) => {
     const dx = x - Math.min(Math.max(x, x0), x1); const dy = y - Math.min(Math.max(y, y0), y1);
@@ -227,6 +252,7 @@ function orderSpot(a, info, n, taken, [ux, uy]) {
 function drawDynamic(view) {
   const B = S.built;
   const live = Object.fromEntries((view.areas || []).map((a) => [a.id, a]));
+  S.live = live;
   const hl = new Set(highlighted());
   const parts = [];
   for (const [id, a] of Object.entries(S.map.areas)) {
@@ -266,12 +292,7 @@ function drawDynamic(view) {
     const battle = Boolean(c && c.area === id && c.army && c.army.length);
     // the attackers stand in the embattled area during the battle, apart from its holders: below
     // them, or above when below would cover the area's name
-    let armyY = uy + 27;
-    if (battle) {
-      const half = (c.army.length - 1) * 10.5 + 11;
-      const row = (y) => [ux - half, y - 11, ux + half, y + 11];
-      if (labelBoxes(a, info).some((b) => meets(row(armyY), b))) armyY = uy - 27;
-    }
+    const armyY = battle ? armyRowY(a, info, [ux, uy], c.army.length) : uy + 27;
     if (e.order) {
       const [ox, oy] = orderSpot(a, info, n, { power: e.power_token != null, garrison: Boolean(e.garrison), below: battle && armyY > uy, above: battle && armyY < uy }, [ux, uy]);
       g.append(orderToken(view, e.order, ox, oy));
@@ -309,11 +330,52 @@ function describeArea(view, id, e, info, actionable) {
 
 function centre(id) { const a = S.map.areas[id]; return a ? a.u : [0, 0]; }
 
-function arrowPath(from, to, bend = 0.18) {
-  const [x1, y1] = centre(from); const [x2, y2] = centre(to);
-  const mx = (x1 + x2) / 2 - (y2 - y1) * bend; const my = (y1 + y2) / 2 + (x2 - x1) * bend;
-  return `M${x1} ${y1}Q${mx} ${my} ${x2} ${y2}`;
+/** An area's row of units as drawn now (its place, and the boxes an arrow must keep clear of:
+ * the units, the attackers' row in a battle there, the name and its icons). */
+function arrowEnd(id) {
+  const a = S.map.areas[id];
+  if (!a) return { at: [0, 0], boxes: [] };
+  const info = S.fixed.area[id] || {};
+  const e = (S.live || {})[id] || {};
+  const n = e.units ? e.units.length : 0;
+  const at = unitSpot(a, info, n);
+  const boxes = labelBoxes(a, info);
+  if (n) boxes.push(rowBox(at[0], at[1], n));
+  if (e.neutral_force) boxes.push([at[0] - 14, at[1] - 14, at[0] + 14, at[1] + 14]);
+  const c = S.ctx.view.combat;
+  if (c && c.area === id && c.army && c.army.length) boxes.push(rowBox(at[0], armyRowY(a, info, at, c.army.length), c.army.length));
+  return { at, boxes };
 }
+
+const clearance = ([x, y], boxes) => Math.min(Infinity, ...boxes.map(([x0, y0, x1, y1]) => Math.hypot(Math.max(x0 - x, 0, x - x1), Math.max(y0 - y, 0, y - y1))));
+
+/** A march, retreat, raid or attack arrow between two areas' unit rows, bent a little. It leaves
+ * the first row and stops short of the second (its head clear of the units, the name and the
+ * icons there), so that it never hides what stands where it goes. Also the middle of the drawn
+ * arrow, for its label. */
+function arrowGeometry(from, to, bend = 0.18) {
+  const A = arrowEnd(from); const B = arrowEnd(to);
+  const [x1, y1] = A.at; const [x2, y2] = B.at;
+  const mx = (x1 + x2) / 2 - (y2 - y1) * bend; const my = (y1 + y2) / 2 + (x2 - x1) * bend;
+  const at = (t) => [(1 - t) ** 2 * x1 + 2 * (1 - t) * t * mx + t * t * x2, (1 - t) ** 2 * y1 + 2 * (1 - t) * t * my + t * t * y2];
+  // the head reaches 6 beyond the path's end: 10 keeps it clear of what it points at
+  let t1 = 1; let best = -1;
+  for (let t = 1; t >= 0.5; t -= 0.02) {
+    const c = clearance(at(t), B.boxes);
+    if (c >= 10) { t1 = t; best = Infinity; break; }
+    if (c > best) { best = c; t1 = t; }
+  }
+  let t0 = 0;
+  for (let t = 0; t <= Math.min(0.45, t1 - 0.1); t += 0.02) { t0 = t; if (clearance(at(t), A.boxes) >= 4) break; }
+  // the part of the curve from t0 to t1 (a quadratic's control point along its tangent at t0)
+  const [sx, sy] = at(t0); const [ex, ey] = at(t1);
+  const k = t1 - t0;
+  const cx = sx + k * ((1 - t0) * (mx - x1) + t0 * (x2 - mx)); const cy = sy + k * ((1 - t0) * (my - y1) + t0 * (y2 - my));
+  const r = (v) => v.toFixed(1);
+  return { d: `M${r(sx)} ${r(sy)}Q${r(cx)} ${r(cy)} ${r(ex)} ${r(ey)}`, mid: at((t0 + t1) / 2) };
+}
+
+function arrowPath(from, to) { return arrowGeometry(from, to).d; }
 
 function arrows(view) {
   const out = [];
@@ -322,9 +384,9 @@ function arrows(view) {
     const count = {};
     for (const [kind, to] of p.staged || []) (count[to] = count[to] || []).push(UNIT_NAME[kind]);
     for (const [to, kinds] of Object.entries(count)) {
-      out.push(svg("path", { class: "arrow staged", d: arrowPath(p.from, to), "marker-end": "url(#got-arrow)" }));
-      const [x, y] = centre(to);
-      out.push(svg("text", { class: "arrow-label", x: String(x), y: String(y + 30), "text-anchor": "middle", text: kinds.join(", ") }));
+      const g = arrowGeometry(p.from, to);
+      out.push(svg("path", { class: "arrow staged", d: g.d, "marker-end": "url(#got-arrow)" }));
+      out.push(svg("text", { class: "arrow-label", x: g.mid[0].toFixed(1), y: (g.mid[1] - 8).toFixed(1), "text-anchor": "middle", text: kinds.join(", ") }));
     }
   }
   const c = view.combat;
@@ -352,10 +414,10 @@ function preview(list) {
     const a = moveArrow(m);
     if (!a || seen.has(a[1])) continue;
     seen.add(a[1]);
-    out.push(svg("path", { class: "arrow preview", d: arrowPath(a[0], a[1]), "marker-end": "url(#got-arrow)" }));
+    const g = arrowGeometry(a[0], a[1]);
+    out.push(svg("path", { class: "arrow preview", d: g.d, "marker-end": "url(#got-arrow)" }));
     const names = (list || []).map(moveArrow).filter((b) => b && b[1] === a[1]).map((b) => b[2]);
-    const [x, y] = centre(a[1]);
-    out.push(svg("text", { class: "arrow-label preview", x: String(x), y: String(y - 34), "text-anchor": "middle", text: [...new Set(names)].join(" or ") }));
+    out.push(svg("text", { class: "arrow-label preview", x: g.mid[0].toFixed(1), y: (g.mid[1] - 10).toFixed(1), "text-anchor": "middle", text: [...new Set(names)].join(" or ") }));
   }
   S.built.preview.replaceChildren(...out);
   S.built.svg.classList.toggle("previewing", out.length > 0);
@@ -763,12 +825,14 @@ export function render(root, ctx) {
     S.built.bar = el("div", { class: "got-bar-wrap" });
     root.replaceChildren(el("div", { class: "got" }, S.built.bar,
       el("div", { class: "got-main" }, el("div", { class: "got-mapwrap" }, zoomButtons(), box), S.built.side)));
-    // a player starts looking at home, close enough to read the names and the units' letters
-    // (closer on a phone's narrow map); a spectator at all of it
+    // a player starts looking at home, close enough to read the names and the units' letters:
+    // the map's smallest texts (9 px) drawn at 10 px or more on a phone, at 9 or more on a wider
+    // screen; a spectator at all of it
     const home = ctx.seat != null && S.fixed.houses[view.houses[ctx.seat]] ? S.fixed.houses[view.houses[ctx.seat]].home : null;
     if (home && S.map.areas[home]) {
       const [w, h] = S.map.size; const [ux, uy] = centre(home);
-      const k = box.clientWidth && box.clientWidth < 500 ? 2.8 : 2;
+      const fit = box.clientWidth ? Math.min(box.clientWidth / w, box.clientHeight / h) : 0;
+      const k = fit ? Math.min(6, Math.max(2, (box.clientWidth < 500 ? 1.12 : 1) / fit)) : 2;
       S.zoom = { k, x: w / 2 - ux * k, y: h / 2 - uy * k };
     }
     applyZoom();
