@@ -213,10 +213,14 @@ function armyRowY(a, info, [ux, uy], n) {
   return labelBoxes(a, info).some((b) => meets(rowBox(ux, uy + 27, n), b)) ? uy - 27 : uy + 27;
 }
 
+/** How many places an area's row takes: its units, else one for a neutral force. */
+const standing = (e) => (e.units && e.units.length ? e.units.length : e.neutral_force ? 1 : 0);
+
 const meets = (b, c) => b[0] < c[2] && c[0] < b[2] && b[1] < c[3] && c[1] < b[3];
 
-/** Where an area's row of units stands: at its place in the map's data, unless the row would
- * cover the area's name (the data puts a few right on it); then just below or above the name. */
+/** Where an area's row of units (or its neutral force, n = 1) stands: at its place in the map's
+ * data, unless the row would cover the area's name or icons (the data puts a few right on them);
+ * then just below or above them. */
 function unitSpot(a, info, n) {
   const [ux, uy] = a.u;
   if (info.kind === "port") return n ? [ux, uy + PORT_SHIPS_DROP] : [ux, uy];
@@ -224,7 +228,7 @@ function unitSpot(a, info, n) {
   const half = (n - 1) * 10.5 + 11;
   const [name, icons] = labelBoxes(a, info);
   const row = (y) => [ux - half, y - 11, ux + half, y + 11];
-  if (!meets(row(uy), name)) return [ux, uy];
+  if (!meets(row(uy), name) && !(icons && meets(row(uy), icons))) return [ux, uy];
   const below = name[3] + 12 + (icons && icons[0] < ux + half && ux - half < icons[2] ? 17 : 0);
   for (const y of [below, name[1] - 12]) if (Math.abs(y - uy) <= 36 && !meets(row(y), name) && !(icons && meets(row(y), icons))) return [ux, y];
   return [ux, uy];
@@ -265,7 +269,7 @@ function drawDynamic(view) {
     node.classList.toggle("sel", S.sel === id);
     node.classList.toggle("combat", Boolean(view.combat && view.combat.area === id));
     node.setAttribute("aria-label", describeArea(view, id, e, info, hl.has(id)));
-    const [ux, uy] = unitSpot(a, info, e.units ? e.units.length : 0);
+    const [ux, uy] = unitSpot(a, info, standing(e));
     const g = svg("g", { "data-at": id });
     if (e.units && e.units.length) g.append(unitsAt(ux, uy, e.units, houseOf(view, e.seat)));
     if (e.neutral_force) {
@@ -338,7 +342,7 @@ function arrowEnd(id) {
   const info = S.fixed.area[id] || {};
   const e = (S.live || {})[id] || {};
   const n = e.units ? e.units.length : 0;
-  const at = unitSpot(a, info, n);
+  const at = unitSpot(a, info, standing(e));
   const boxes = labelBoxes(a, info);
   if (n) boxes.push(rowBox(at[0], at[1], n));
   if (e.neutral_force) boxes.push([at[0] - 14, at[1] - 14, at[0] + 14, at[1] + 14]);
@@ -351,8 +355,8 @@ const clearance = ([x, y], boxes) => Math.min(Infinity, ...boxes.map(([x0, y0, x
 
 /** A march, retreat, raid or attack arrow between two areas' unit rows, bent a little. It leaves
  * the first row and stops short of the second (its head clear of the units, the name and the
- * icons there), so that it never hides what stands where it goes. Also the middle of the drawn
- * arrow, for its label. */
+ * icons there), so that it never hides what stands where it goes. Also a point on the drawn
+ * arrow near its head, for its label (an arrow's start may lie off the screen). */
 function arrowGeometry(from, to, bend = 0.18) {
   const A = arrowEnd(from); const B = arrowEnd(to);
   const [x1, y1] = A.at; const [x2, y2] = B.at;
@@ -372,7 +376,7 @@ function arrowGeometry(from, to, bend = 0.18) {
   const k = t1 - t0;
   const cx = sx + k * ((1 - t0) * (mx - x1) + t0 * (x2 - mx)); const cy = sy + k * ((1 - t0) * (my - y1) + t0 * (y2 - my));
   const r = (v) => v.toFixed(1);
-  return { d: `M${r(sx)} ${r(sy)}Q${r(cx)} ${r(cy)} ${r(ex)} ${r(ey)}`, mid: at((t0 + t1) / 2) };
+  return { d: `M${r(sx)} ${r(sy)}Q${r(cx)} ${r(cy)} ${r(ex)} ${r(ey)}`, mid: at(t0 + 0.7 * (t1 - t0)) };
 }
 
 function arrowPath(from, to) { return arrowGeometry(from, to).d; }
