@@ -702,7 +702,7 @@ function tracksPanel(view) {
     const used = id === "fiefdoms" ? view.blade_used : id === "kings_court" ? view.raven_used : false;
     return el("div", { class: "track", "data-track": id }, el("h4", { text: title }),
       el("ol", {}, order.map((s, i) => el("li", {}, el("span", { class: "pos", text: String(i + 1) }), houseChip(view, s),
-        id === "kings_court" && stars(n)[i] ? el("span", { class: "stars", title: `${stars(n)[i]} special orders`, text: "★".repeat(stars(n)[i]) }) : null,
+        id === "kings_court" && stars(n)[i] ? el("span", { class: "stars", title: plural(stars(n)[i], "special order"), text: "★".repeat(stars(n)[i]) }) : null,
         i === 0 ? el("span", { class: `dom${used ? " used" : ""}`, text: DOMINANCE[id] + (used ? " (used)" : "") }) : null))));
   });
   const limits = view.supply_limits || [];
