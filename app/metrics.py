@@ -8,29 +8,44 @@ from typing import Any
 
 
 class MoveTimes:
-    """The server time of the latest moves: received → stored → every view queued."""
+    """The server time of the latest moves: received → stored → every view queued; and, for
+    moves that say so, where it went (``parts``: waiting for the table, the engine, the commit,
+    the views), so a host can tell a slow disk from a slow game."""
+
+    PARTS = ("held", "applied", "stored", "shown")
 
     def __init__(self, keep: int = 10_000) -> None:
+        self._keep = keep
         self._times: deque[float] = deque(maxlen=keep)
+        self._parts: dict[str, deque[float]] = {}
         self.total = 0
 
-    def record(self, seconds: float) -> None:
+    def record(self, seconds: float, parts: dict[str, float] | None = None) -> None:
         self._times.append(seconds)
         self.total += 1
+        for name, took in (parts or {}).items():
+            self._parts.setdefault(name, deque(maxlen=self._keep)).append(took)
 
     def reset(self) -> None:
         self._times.clear()
+        self._parts.clear()
 
     def summary(self) -> dict[str, Any]:
-        times = sorted(self._times)
-        if not times:
+        if not self._times:
             return {"moves": self.total, "recent": 0}
+        found: dict[str, Any] = {"moves": self.total, "recent": len(self._times), **_percentiles(self._times)}
+        if self._parts:
+            found["parts"] = {name: _percentiles(times) for name, times in self._parts.items()}
+        return found
 
-        def ms(p: float) -> float:
-            return round(1000 * times[min(len(times) - 1, int(p * len(times)))], 3)
 
-        return {"moves": self.total, "recent": len(times), "p50_ms": ms(0.5), "p95_ms": ms(0.95),
-                "p99_ms": ms(0.99), "max_ms": round(1000 * times[-1], 3)}
+def _percentiles(recent: deque[float]) -> dict[str, float]:
+    times = sorted(recent)
+
+    def ms(p: float) -> float:
+        return round(1000 * times[min(len(times) - 1, int(p * len(times)))], 3)
+
+    return {"p50_ms": ms(0.5), "p95_ms": ms(0.95), "p99_ms": ms(0.99), "max_ms": round(1000 * times[-1], 3)}
 
 
 def now() -> float:

@@ -47,12 +47,18 @@ class Mover:
     async def play(self, live: LiveTable, player: PlayerInfo, seq: object, move: object, bot: bool = False) -> int:
         """Apply ``move`` for ``player`` (``bot``: for the bot playing its seat) if it is legal
         at ``seq``; return the new seq."""
-        started = now()
-        new_seq = await self._play(live.id, player.token_hash, seq, move, bot)
-        self.times.record(now() - started)
+        marks = [now()]
+        new_seq = await self._play(live.id, player.token_hash, seq, move, bot, marks)
+        ended = now()
+        parts = None
+        if len(marks) == 4:  # held, applied, stored: the rest is publishing
+            parts = {"held": marks[1] - marks[0], "applied": marks[2] - marks[1], "stored": marks[3] - marks[2],
+                     "shown": ended - marks[3]}
+        self.times.record(ended - marks[0], parts)
         return new_seq
 
-    async def _play(self, table_id: int, token_hash: str, seq: object, move: object, bot: bool = False) -> int:
+    async def _play(self, table_id: int, token_hash: str, seq: object, move: object, bot: bool = False,
+                    marks: list[float] | None = None) -> int:
         if not isinstance(seq, int) or isinstance(seq, bool):
             raise ApiError(422, "malformed_move", "A move names the seq it was chosen at (an integer).")
         if not isinstance(move, dict) or not isinstance(move.get("type"), str):
@@ -63,6 +69,8 @@ class Mover:
             raise ApiError(422, "malformed_move", "A move holds only JSON values, with whole numbers "
                            "of at most 64 bits.") from None
         async with self.live.hold(table_id) as live:
+            if marks is not None:
+                marks.append(now())
             if live is None:
                 raise ApiError(404, "unknown_table", "This table is gone.")
             if live.status == "gathering":
@@ -95,9 +103,12 @@ class Mover:
                 await self._undo(live)
                 raise ApiError(503, "not_stored", "The move could not be stored; nothing was changed. "
                                "Try again.") from None
-            return await self._store(live, seq, write, chain, "move")
+            if marks is not None:
+                marks.append(now())
+            return await self._store(live, seq, write, chain, "move", marks)
 
-    async def _store(self, live: LiveTable, seq: int, write: MoveWrite, chain: TurnChain | None, what: str) -> int:
+    async def _store(self, live: LiveTable, seq: int, write: MoveWrite, chain: TurnChain | None, what: str,
+                     marks: list[float] | None = None) -> int:
         """The end of every entry (a move, a take-back) applied to a held table: store it, then
         publish it. If storing fails, or another server process stored that seq first, the table
         is rebuilt from the database (the change undone) and the entry refused. The new seq."""
@@ -114,6 +125,8 @@ class Mover:
         if not stored:  # another server process stored this seq first
             fresh = await self._undo(live)
             raise stale(fresh, seq)
+        if marks is not None:
+            marks.append(now())
         self._publish(live, write, chain)
         return live.seq
 

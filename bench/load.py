@@ -473,6 +473,9 @@ def print_result(r: dict[str, Any]) -> None:
     mv, cm = r["server_move_ms"], r["server_commits"]
     print(f"  server time per move (received → stored → views queued) ms: p50 {mv.get('p50_ms')} "
           f"p99 {mv.get('p99_ms')}; {cm['moves_per_commit']} moves per commit")
+    if mv.get("parts"):
+        print("    of which, p50 / p99 / max ms: " + ", ".join(
+            f"{name} {t['p50_ms']} / {t['p99_ms']} / {t['max_ms']}" for name, t in mv["parts"].items()))
     print(f"  errors {r['errors']} {r['error_kinds'] or ''}  stale retries {r['stale_retries']}  "
           f"(load client CPU {r['client_cpu_pct']}%)")
     if r.get("timeline"):

@@ -466,6 +466,10 @@ def soak_one(gid: str, engines: dict[str, Engine], paths: tuple[str, ...], a: ar
         verifier.todo.put(None)
         verifier.join()
         after = sample("records verified: ")
+        rested = None
+        if a.rest > 0:  # the server left alone: finished tables leave memory, freed pages go back
+            time.sleep(a.rest)
+            rested = sample(f"after {a.rest:g} s at rest: ")
         moves = sum(seq for _, seq in finished)
         row = {"game": gid, "seats": seats, "policy": policy, "tables": a.tables, "games": len(finished),
                "target_games": a.games,
@@ -476,13 +480,19 @@ def soak_one(gid: str, engines: dict[str, Engine], paths: tuple[str, ...], a: ar
                "rss_mb_after_200": at_200["rss_mb"] if at_200 else None, "rss_mb_end": end["rss_mb"],
                "rss_mb_max": max(s["rss_mb"] for s in samples),
                "rss_mb_after_verifying": after["rss_mb"], "tables_in_memory_end": end["tables_in_memory"],
+               "rss_mb_rested": rested["rss_mb"] if rested else None,
+               "tables_in_memory_rested": rested["tables_in_memory"] if rested else None,
                "samples": samples, "verified": verifier.verified, "problems": verifier.problems[:20],
                "seconds": end["s"]}
         growth = round(row["rss_mb_end"] - at_200["rss_mb"], 1) if at_200 else None
         row["rss_growth_mb"] = growth
+        if rested and at_200:
+            row["rss_growth_rested_mb"] = round(rested["rss_mb"] - at_200["rss_mb"], 1)
         say(f"{gid}: DONE {row['games']} games{' (' + stopped + ')' if stopped else ''}, {moves} moves "
             f"({row['moves_s']} moves/s stored), server RSS at start {row['rss_mb_start']} MB, after 200 games "
-            f"{row['rss_mb_after_200']} MB, at the end {row['rss_mb_end']} MB (growth {growth} MB), records "
+            f"{row['rss_mb_after_200']} MB, at the end {row['rss_mb_end']} MB (growth {growth} MB)"
+            + (f", after {a.rest:g} s at rest {row['rss_mb_rested']} MB (growth {row.get('rss_growth_rested_mb')} MB)"
+               if rested else "") + ", records "
             f"verified {row['verified']}/{row['games']}, problems {len(verifier.problems)}, client errors "
             f"{row['errors']} {row['error_kinds'] or ''}")
         return row
@@ -563,6 +573,8 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
     p.add_argument("--policy", choices=("random", "progress"),
                    help="soak: the client's moves (default: random, progress for A Game of Thrones)")
     p.add_argument("--stall", type=float, default=120, help="soak: a table without a new view this long fails the run")
+    p.add_argument("--rest", type=float, default=0,
+                   help="soak: after the run, leave the server alone this long and measure once more")
     p.add_argument("--progress", help="soak: append progress lines to this file as they come")
     p.add_argument("--probe", action="store_true",
                    help="soak: with each RSS sample, what the server's Python and malloc hold (cheap)")

@@ -215,7 +215,7 @@ async def server_stats(parlour: ParlourDep) -> JSON:
     """How this server process is doing: recent move times, commit batching, the table cache."""
     journal = parlour.journal
     return {"moves": parlour.mover.times.summary(),
-            "commits": {"batches": journal.batches, "moves": journal.moves,
+            "commits": {"batches": journal.batches, "moves": journal.moves, "on_loop": journal.on_loop,
                         "moves_per_commit": round(journal.moves / journal.batches, 2) if journal.batches else None},
             "tables_in_memory": len(parlour.live.cached_ids()),
             "cache": parlour.live.stats(),

@@ -263,6 +263,11 @@ def test_stats_report_move_times_and_commit_batching(client):
         play_one(client, t)
     stats = client.get("/api/stats").json()
     assert stats["moves"]["moves"] == 3 and stats["moves"]["p50_ms"] > 0
+    # where a move's time went: waiting for its table, the engine, the commit, the views
+    parts = stats["moves"]["parts"]
+    assert set(parts) == {"held", "applied", "stored", "shown"}
+    assert all(parts[p]["p50_ms"] >= 0 for p in parts)
+    assert sum(parts[p]["p50_ms"] for p in parts) <= stats["moves"]["max_ms"] * 4
     assert stats["commits"]["moves"] == 3 and stats["commits"]["batches"] >= 1
     assert stats["tables_in_memory"] == 1
 

@@ -88,9 +88,10 @@ def test_a_client_asked_to_stop_at_the_time_limit_ends_with_its_figures(tmp_path
 
 def test_the_soak_plays_a_whole_game_of_thrones_game_in_a_few_hundred_moves_and_its_record_verifies(tmp_path: Path):
     (row,) = main(["soak", "--only", "game_of_thrones", "--games", "1", "--tables", "1", "--seats", "3",
-                   "--no-pin", "--stall", "60", "--out", str(tmp_path / "soak.jsonl")])
+                   "--no-pin", "--stall", "60", "--rest", "1", "--out", str(tmp_path / "soak.jsonl")])
     assert row["policy"] == "progress" and row["games"] == 1 and row["stopped"] is None
     assert row["verified"] == 1 and row["problems"] == [] and row["errors"] == 0
+    assert row["rss_mb_rested"] > 0 and row["samples"][-1]["rss_mb"] == row["rss_mb_rested"]  # measured at rest too
     # Random legal moves take about 2,400 at three seats (orders placed and taken back).
     assert 100 < row["moves"] < 1200
 
