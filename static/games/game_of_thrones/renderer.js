@@ -366,7 +366,7 @@ function arrowGeometry(from, to, bend = 0.18) {
   let t1 = 1; let best = -1;
   for (let t = 1; t >= 0.5; t -= 0.02) {
     const c = clearance(at(t), B.boxes);
-    if (c >= 10) { t1 = t; best = Infinity; break; }
+    if (c >= 10) { t1 = t; break; }
     if (c > best) { best = c; t1 = t; }
   }
   let t0 = 0;
@@ -378,8 +378,6 @@ function arrowGeometry(from, to, bend = 0.18) {
   const r = (v) => v.toFixed(1);
   return { d: `M${r(sx)} ${r(sy)}Q${r(cx)} ${r(cy)} ${r(ex)} ${r(ey)}`, mid: at(t0 + 0.7 * (t1 - t0)) };
 }
-
-function arrowPath(from, to) { return arrowGeometry(from, to).d; }
 
 function arrows(view) {
   const out = [];
@@ -394,7 +392,7 @@ function arrows(view) {
     }
   }
   const c = view.combat;
-  if (c && c.from) out.push(svg("path", { class: "arrow attack", d: arrowPath(c.from, c.area), "marker-end": "url(#got-arrow)" }));
+  if (c && c.from) out.push(svg("path", { class: "arrow attack", d: arrowGeometry(c.from, c.area).d, "marker-end": "url(#got-arrow)" }));
   return out;
 }
 
