@@ -14,7 +14,7 @@ from engines.game_of_thrones import rules as R
 from engines.game_of_thrones import westeros as W
 from engines.game_of_thrones import wildlings as WL
 from engines.game_of_thrones.components import BOARD, HOUSE_CARDS, HOUSES, ORDERS, TRACK_NAMES
-from engines.game_of_thrones.shared import area_name
+from engines.game_of_thrones.shared import area_name, counted
 from engines.game_of_thrones.state import PLANNING, GameState
 from engines.kit import prompt
 
@@ -237,7 +237,7 @@ def make_label(move: Move) -> str:
     if t == "wildling":
         return "Bury it" if move["bury"] else "Keep it on top"
     if t == "replace":
-        return f"Replace {move['ships']} ship(s)" if move["ships"] else "Destroy them all"
+        return f"Replace {counted(move['ships'], 'ship')}" if move["ships"] else "Destroy them all"
     if t == "ability":
         return ability_label(move["choice"])
     if t == "choose":
