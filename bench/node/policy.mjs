@@ -4,9 +4,10 @@
 // easy bot plays (a random Game of Thrones game at six seats is about 4,600 moves, mostly orders
 // placed and taken back): "ready" when listed; an order only on an area still without one (an
 // area with one lists an "unorder"); never "unorder" or "undo" unless nothing else is listed;
-// "end_march" half the time it is listed. It never cycles: a march step after which only "undo"
-// is listed is undone, and the next choice ends the march half the time; and 3 % of the choices
-// are any listed move, so no other position can hold it either.
+// "end_march" half the time it is listed. It never cycles: where a march cannot end as staged
+// ("undo" listed, "end_march" not: the steps so far break supply), a step is undone half the
+// time, so it backs out as far as it must (with nothing staged a march can always end); and
+// 3 % of the choices are any listed move, so no other position can hold it either.
 
 const anyOf = (list, random) => list[Math.floor(random() * list.length)];
 
@@ -16,6 +17,8 @@ export function pickMove(policy, moves, random = Math.random) {
   if (ready.length) return ready[0];
   const ends = moves.filter((m) => m.type === "end_march");
   if (ends.length && random() < 0.5) return anyOf(ends, random);
+  const undo = moves.find((m) => m.type === "undo");
+  if (undo && !ends.length && random() < 0.5) return undo;
   const ordered = new Set(moves.filter((m) => m.type === "unorder").map((m) => m.area));
   const kept = moves.filter((m) => m.type !== "unorder" && m.type !== "undo"
     && !(m.type === "order" && ordered.has(m.area)));

@@ -123,6 +123,30 @@ def test_the_progress_policy_backs_out_of_a_march_step_that_leaves_only_undo_and
     assert len(steps) == 200 and max(steps) < 60 and sum(steps) / len(steps) < 4
 
 
+def test_the_progress_policy_backs_out_as_many_steps_as_a_march_that_cannot_end_needs():
+    # Seen in a soak (11,219 times round): after two staged steps the march could not end (no
+    # "end_march" listed), and every third step left only "undo": undoing that one step alone
+    # went straight back into the trap. Here a march can end only with nothing staged.
+    steps = picks("""
+        const listed = (depth) => depth === 0 ? [{type: "move", unit: "knight", to: "seagard"}, {type: "end_march", power: false}]
+          : depth < 3 ? [{type: "move", unit: "knight", to: "seagard"}, {type: "move", unit: "knight", to: "lannisport"}, {type: "undo"}]
+          : [{type: "undo"}];
+        const steps = [];
+        for (let run = 0; run < 200; run++) {
+          let n = 0;
+          for (let depth = 0; ; n++) {
+            const m = pickMove("progress", listed(depth));
+            if (m.type === "end_march") break;
+            depth += m.type === "move" ? 1 : -1;
+            if (n > 100000) break;
+          }
+          steps.push(n);
+        }
+        console.log(JSON.stringify(steps));
+    """)
+    assert len(steps) == 200 and max(steps) < 200 and sum(steps) / len(steps) < 12, (max(steps), sum(steps) / 200)
+
+
 def test_the_progress_policy_readies_and_orders_only_areas_without_an_order():
     chosen = picks("""
         const planning = [{type: "order", area: "winterfell", order: "march"},
