@@ -150,11 +150,19 @@ class SqliteJournal(Journal):
     hop to a thread and back, whose thread then waited for the interpreter lock behind the loop
     at every call (a move's commit p99 8 ms under load). When another connection holds the lock
     (a chat line, a join, another process), the batch goes to the journal's thread, which waits
-    for it there and never on the loop. The WAL is checkpointed on that thread too, every
-    ``CHECKPOINT_EVERY`` moves, not inside a move's commit on the loop; the batches that come
-    meanwhile wait for it on the thread, as they did behind SQLite's own automatic checkpoint."""
+    for it there and never on the loop.
 
-    CHECKPOINT_EVERY = 256  # moves written on the loop between two checkpoints
+    The WAL is checkpointed on that thread, never inside a move's commit: every
+    ``CHECKPOINT_EVERY`` moves a PASSIVE checkpoint copies the WAL's pages into the database and
+    syncs it while moves go on being written (SQLite's own automatic checkpoint ran inside the
+    commit that crossed 1,000 pages, and every move of the batch waited for its fsync: the
+    commit's p99 was 20 ms under load). Writers that go on leave each such checkpoint a few pages
+    short, so the WAL never starts over; once it holds ``WAL_RESTART_FRAMES`` pages, writers
+    pause for one more checkpoint, short since nearly everything is copied, and the next write
+    starts the WAL over."""
+
+    CHECKPOINT_EVERY = 256  # moves written between two background checkpoints
+    WAL_RESTART_FRAMES = 8192  # pages (32 MB) the WAL may hold before writers pause for it to start over
 
     INSERT_MOVE = ("INSERT INTO moves (table_id, seq, seat, move, events, created_at) VALUES (?, ?, ?, ?, ?, ?) "
                    "ON CONFLICT (table_id, seq) DO NOTHING")
@@ -174,7 +182,8 @@ class SqliteJournal(Journal):
         self._conn: sqlite3.Connection | None = None  # the thread's, waiting for the lock as long as needed
         self._fast: sqlite3.Connection | None = None  # the loop's, never waiting
         self._since_checkpoint = 0
-        self._checkpointing = False
+        self._checkpointing = False  # a checkpoint is on the thread
+        self._pausing = False  # and writers wait for it there
 
     def _serve(self) -> None:
         """The journal's thread: runs what it is handed, in order, and answers on the loop."""
@@ -224,9 +233,7 @@ class SqliteJournal(Journal):
         await asyncio.get_running_loop().run_in_executor(None, self._thread.join)
 
     async def _write(self, batch: list[MoveWrite]) -> list[bool]:
-        # While a checkpoint runs, batches queue behind it on the thread: a writer that went on
-        # meanwhile would leave it always a few pages short, and the WAL would never start over.
-        if self._fast is not None and not self._checkpointing:
+        if self._fast is not None and not self._pausing:
             try:
                 stored = self._write_on(self._fast, batch)
             except sqlite3.OperationalError as exc:
@@ -241,19 +248,26 @@ class SqliteJournal(Journal):
         thread_stored: list[bool] = await self._call(self._write_on, self._conn, batch)
         return thread_stored
 
-    def _checkpoint_later(self) -> None:
+    def _checkpoint_later(self, pause: bool = False) -> None:
         """Copy the WAL's pages into the database on the journal's thread, as far as no reader
-        needs them (PASSIVE), so that the WAL file stays small: the next write after a complete
-        checkpoint starts it over."""
+        needs them (PASSIVE); with ``pause``, the batches that come meanwhile queue behind it on
+        the thread, so that it copies everything and the next write starts the WAL over."""
         assert self._conn is not None
         self._since_checkpoint = 0
         self._checkpointing = True
+        self._pausing = pause
         done = self._call(self._checkpoint_now, self._conn)
 
-        def settled(fut: asyncio.Future[Any]) -> None:
-            self._checkpointing = False
-            if not fut.cancelled() and fut.exception() is not None:
+        def settled(fut: asyncio.Future[tuple[int, int, int]]) -> None:
+            self._checkpointing = self._pausing = False
+            if fut.cancelled():
+                return
+            if fut.exception() is not None:
                 log.warning("checkpointing the WAL failed: %s", fut.exception())
+                return
+            _busy, frames, _copied = fut.result()
+            if not pause and frames >= self.WAL_RESTART_FRAMES:
+                self._checkpoint_later(pause=True)
 
         done.add_done_callback(settled)
 
