@@ -33,6 +33,7 @@ import orjson
 from sqlalchemy.engine import make_url
 
 from app.config import async_url, is_postgres
+from app.metrics import MoveTimes, now
 from app.models import utcnow
 from app.notify import CHANNEL, Notifier
 
@@ -70,6 +71,7 @@ class Journal:
         self.batches = 0
         self.moves = 0
         self.on_loop = 0  # batches written on the event loop itself (SQLite, when its lock was free)
+        self.write_times = MoveTimes()  # a batch's transaction, from its start to its commit
 
     async def start(self) -> None:
         await self._open()
@@ -102,7 +104,9 @@ class Journal:
     async def _commit(self, batch: list[tuple[MoveWrite, asyncio.Future[bool]]]) -> None:
         batch.sort(key=lambda item: (item[0].table_id, item[0].seq))
         try:
+            started = now()
             stored = await self._write_retrying([w for w, _ in batch])
+            self.write_times.record(now() - started)
         except Exception as exc:
             if len(batch) == 1:
                 log.exception("writing a move failed")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import time
 from collections import deque
 from typing import Any
@@ -50,3 +52,29 @@ def _percentiles(recent: deque[float]) -> dict[str, float]:
 
 def now() -> float:
     return time.perf_counter()
+
+
+class LoopLag:
+    """How late the event loop runs a timer set every ``every`` seconds: what a move that
+    arrived at that moment waited before the server even looked at it (a view being built, a
+    commit on the loop, a host's CPU taken away)."""
+
+    def __init__(self, every: float = 0.02) -> None:
+        self.every = every
+        self.lateness = MoveTimes()
+        self._task: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        self._task = asyncio.create_task(self._watch())
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+
+    async def _watch(self) -> None:
+        while True:
+            due = now() + self.every
+            await asyncio.sleep(self.every)
+            self.lateness.record(max(0.0, now() - due))

@@ -25,6 +25,7 @@ from app.guard import CodeBrake
 from app.hub import Hub
 from app.journal import make_journal
 from app.live import LiveTable, LiveTables, PlayerInfo
+from app.metrics import LoopLag
 from app.mover import Mover
 from app.notify import Notifier, PostgresNotifier
 from app.push import Pusher
@@ -49,6 +50,7 @@ class Parlour:
                                finished_idle_seconds=settings.finished_idle_seconds,
                                cache_bytes=int(settings.cache_mb * 2**20))
         self._sweeper: asyncio.Task[None] | None = None
+        self.loop_lag = LoopLag()
         self.hub = Hub(self.live, self.notifier, sockets_per_seat=settings.sockets_per_seat,
                        sockets_per_address=settings.sockets_per_address)
         self.private_chats = PrivateChats(self.live, self.hub, self.notifier, settings.chat_max_chars)
@@ -81,6 +83,7 @@ class Parlour:
         # switch interval (5 ms) each time, and every move of the batch waited with it.
         sys.setswitchinterval(SWITCH_INTERVAL)
         self._sweeper = asyncio.create_task(self._sweep())
+        self.loop_lag.start()
         self.bots.start()
 
     def sweep_every(self) -> float:
@@ -104,6 +107,7 @@ class Parlour:
                 log.exception("sweeping the table cache failed")
 
     async def stop(self) -> None:
+        await self.loop_lag.stop()
         if self._sweeper is not None:
             self._sweeper.cancel()
             with contextlib.suppress(asyncio.CancelledError):

@@ -306,6 +306,7 @@ class Bench:
             "server_rss_mb_after_setup": round(rss_setup, 1), "server_rss_mb_peak": round(peak, 1),
             "setup_s": round(setup_s, 1), "window_s": round(window, 1),
             "server_move_ms": server_stats[0]["moves"], "server_commits": server_stats[0]["commits"],
+            "server_loop_lag": server_stats[0].get("loop_lag"),
             **({"bot_tables": a.bot_tables, "bot_level": a.bot_level,
                 "bot_table_moves_s": round(self.stats.bot_table_moves / window, 1),
                 "bots": server_stats[0].get("bots")} if a.bot_tables else {}),
@@ -384,6 +385,7 @@ def run_node_client(a: argparse.Namespace, servers: list[Server]) -> dict[str, A
         "server_cpu_pct": round(100 * cpu / window, 1),
         "server_rss_mb_after_setup": round(rss_setup, 1), "server_rss_mb_peak": round(peak[0], 1),
         "server_move_ms": stats["moves"], "server_commits": stats["commits"], "client": "node",
+        "server_loop_lag": stats.get("loop_lag"),
     }
 
 
@@ -473,6 +475,14 @@ def print_result(r: dict[str, Any]) -> None:
     mv, cm = r["server_move_ms"], r["server_commits"]
     print(f"  server time per move (received → stored → views queued) ms: p50 {mv.get('p50_ms')} "
           f"p99 {mv.get('p99_ms')}; {cm['moves_per_commit']} moves per commit")
+    write, lag = cm.get("write") or {}, r.get("server_loop_lag") or {}
+    if write.get("recent"):
+        print(f"    a commit's transaction p50 / p99 / max ms: {write['p50_ms']} / {write['p99_ms']} / "
+              f"{write['max_ms']}; "
+              f"{cm.get('on_loop')} of {cm.get('batches')} batches written on the loop")
+    if lag.get("recent"):
+        print(f"    the event loop's lateness (a timer every 20 ms) p50 / p99 / max ms: {lag['p50_ms']} / "
+              f"{lag['p99_ms']} / {lag['max_ms']}")
     if mv.get("parts"):
         print("    of which, p50 / p99 / max ms: " + ", ".join(
             f"{name} {t['p50_ms']} / {t['p99_ms']} / {t['max_ms']}" for name, t in mv["parts"].items()))

@@ -216,7 +216,9 @@ async def server_stats(parlour: ParlourDep) -> JSON:
     journal = parlour.journal
     return {"moves": parlour.mover.times.summary(),
             "commits": {"batches": journal.batches, "moves": journal.moves, "on_loop": journal.on_loop,
+                        "write": journal.write_times.summary(),
                         "moves_per_commit": round(journal.moves / journal.batches, 2) if journal.batches else None},
+            "loop_lag": parlour.loop_lag.lateness.summary(),
             "tables_in_memory": len(parlour.live.cached_ids()),
             "cache": parlour.live.stats(),
             "connections": sum(len(r) for r in parlour.hub.rooms.values()),
@@ -229,6 +231,8 @@ async def reset_stats(parlour: ParlourDep, request: Request) -> JSON:
     if request.client is None or request.client.host not in ("127.0.0.1", "::1"):
         raise ApiError(403, "forbidden", "Only the server's own machine may reset its statistics.")
     parlour.mover.times.reset()
+    parlour.journal.write_times.reset()
+    parlour.loop_lag.lateness.reset()
     return {"ok": True}
 
 

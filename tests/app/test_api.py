@@ -268,6 +268,8 @@ def test_stats_report_move_times_and_commit_batching(client):
     assert set(parts) == {"held", "applied", "stored", "shown"}
     assert all(parts[p]["p50_ms"] >= 0 for p in parts)
     assert sum(parts[p]["p50_ms"] for p in parts) <= stats["moves"]["max_ms"] * 4
+    assert stats["commits"]["write"]["recent"] == stats["commits"]["batches"]  # each transaction timed
+    assert stats["loop_lag"]["recent"] >= 1 and stats["loop_lag"]["p50_ms"] >= 0  # the loop's timer ran
     assert stats["commits"]["moves"] == 3 and stats["commits"]["batches"] >= 1
     assert stats["tables_in_memory"] == 1
 

@@ -128,8 +128,9 @@ def test_the_progress_policy_backs_out_as_many_steps_as_a_march_that_cannot_end_
     # "end_march" listed), and every third step left only "undo": undoing that one step alone
     # went straight back into the trap. Here a march can end only with nothing staged.
     steps = picks("""
-        const listed = (depth) => depth === 0 ? [{type: "move", unit: "knight", to: "seagard"}, {type: "end_march", power: false}]
-          : depth < 3 ? [{type: "move", unit: "knight", to: "seagard"}, {type: "move", unit: "knight", to: "lannisport"}, {type: "undo"}]
+        const step = (to) => ({type: "move", unit: "knight", to});
+        const listed = (depth) => depth === 0 ? [step("seagard"), {type: "end_march", power: false}]
+          : depth < 3 ? [step("seagard"), step("lannisport"), {type: "undo"}]
           : [{type: "undo"}];
         const steps = [];
         for (let run = 0; run < 200; run++) {
