@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import time
 from collections import deque
 from typing import Any
@@ -78,3 +79,31 @@ class LoopLag:
             due = now() + self.every
             await asyncio.sleep(self.every)
             self.lateness.record(max(0.0, now() - due))
+
+
+class CollectorPauses:
+    """How long the cyclic garbage collector stops everything, by generation (gc.callbacks)."""
+
+    def __init__(self) -> None:
+        self.pauses = {gen: MoveTimes(keep=1000) for gen in range(3)}
+        self._began = 0.0
+
+    def start(self) -> None:
+        gc.callbacks.append(self._note)
+
+    def stop(self) -> None:
+        with contextlib.suppress(ValueError):
+            gc.callbacks.remove(self._note)
+
+    def _note(self, phase: str, info: dict[str, Any]) -> None:
+        if phase == "start":
+            self._began = now()
+        else:
+            self.pauses[info["generation"]].record(now() - self._began)
+
+    def summary(self) -> dict[str, Any]:
+        return {f"gen{gen}": times.summary() for gen, times in self.pauses.items()}
+
+    def reset(self) -> None:
+        for times in self.pauses.values():
+            times.reset()

@@ -25,7 +25,7 @@ from app.guard import CodeBrake
 from app.hub import Hub
 from app.journal import make_journal
 from app.live import LiveTable, LiveTables, PlayerInfo
-from app.metrics import LoopLag
+from app.metrics import CollectorPauses, LoopLag
 from app.mover import Mover
 from app.notify import Notifier, PostgresNotifier
 from app.push import Pusher
@@ -51,6 +51,7 @@ class Parlour:
                                cache_bytes=int(settings.cache_mb * 2**20))
         self._sweeper: asyncio.Task[None] | None = None
         self.loop_lag = LoopLag()
+        self.collector = CollectorPauses()
         self.hub = Hub(self.live, self.notifier, sockets_per_seat=settings.sockets_per_seat,
                        sockets_per_address=settings.sockets_per_address)
         self.private_chats = PrivateChats(self.live, self.hub, self.notifier, settings.chat_max_chars)
@@ -84,6 +85,7 @@ class Parlour:
         sys.setswitchinterval(SWITCH_INTERVAL)
         self._sweeper = asyncio.create_task(self._sweep())
         self.loop_lag.start()
+        self.collector.start()
         self.bots.start()
 
     def sweep_every(self) -> float:
@@ -108,6 +110,7 @@ class Parlour:
 
     async def stop(self) -> None:
         await self.loop_lag.stop()
+        self.collector.stop()
         if self._sweeper is not None:
             self._sweeper.cancel()
             with contextlib.suppress(asyncio.CancelledError):

@@ -307,6 +307,7 @@ class Bench:
             "setup_s": round(setup_s, 1), "window_s": round(window, 1),
             "server_move_ms": server_stats[0]["moves"], "server_commits": server_stats[0]["commits"],
             "server_loop_lag": server_stats[0].get("loop_lag"),
+            "server_collector": server_stats[0].get("collector"),
             **({"bot_tables": a.bot_tables, "bot_level": a.bot_level,
                 "bot_table_moves_s": round(self.stats.bot_table_moves / window, 1),
                 "bots": server_stats[0].get("bots")} if a.bot_tables else {}),
@@ -386,6 +387,7 @@ def run_node_client(a: argparse.Namespace, servers: list[Server]) -> dict[str, A
         "server_rss_mb_after_setup": round(rss_setup, 1), "server_rss_mb_peak": round(peak[0], 1),
         "server_move_ms": stats["moves"], "server_commits": stats["commits"], "client": "node",
         "server_loop_lag": stats.get("loop_lag"),
+        "server_collector": stats.get("collector"),
     }
 
 
@@ -483,6 +485,9 @@ def print_result(r: dict[str, Any]) -> None:
     if lag.get("recent"):
         print(f"    the event loop's lateness (a timer every 20 ms) p50 / p99 / max ms: {lag['p50_ms']} / "
               f"{lag['p99_ms']} / {lag['max_ms']}")
+    for gen, t in (r.get("server_collector") or {}).items():
+        if t.get("recent"):
+            print(f"    the collector's {gen} passes: {t['recent']}, p50 / max ms {t['p50_ms']} / {t['max_ms']}")
     if mv.get("parts"):
         print("    of which, p50 / p99 / max ms: " + ", ".join(
             f"{name} {t['p50_ms']} / {t['p99_ms']} / {t['max_ms']}" for name, t in mv["parts"].items()))

@@ -219,6 +219,7 @@ async def server_stats(parlour: ParlourDep) -> JSON:
                         "write": journal.write_times.summary(),
                         "moves_per_commit": round(journal.moves / journal.batches, 2) if journal.batches else None},
             "loop_lag": parlour.loop_lag.lateness.summary(),
+            "collector": parlour.collector.summary(),
             "tables_in_memory": len(parlour.live.cached_ids()),
             "cache": parlour.live.stats(),
             "connections": sum(len(r) for r in parlour.hub.rooms.values()),
@@ -233,6 +234,7 @@ async def reset_stats(parlour: ParlourDep, request: Request) -> JSON:
     parlour.mover.times.reset()
     parlour.journal.write_times.reset()
     parlour.loop_lag.lateness.reset()
+    parlour.collector.reset()
     return {"ok": True}
 
 
