@@ -23,36 +23,7 @@ def placed_orders(eng: GameOfThrones, state: GameState, seat: int) -> dict[str, 
     return dict(state.planning.choices.get(seat) or {})
 
 
-ListingKey = tuple[tuple[str, ...], tuple[tuple[str, str], ...], int, tuple[str, ...]]
-_LISTINGS: dict[ListingKey, tuple[Move, ...]] = {}
-
-
-def listing_key(state: GameState, seat: int) -> ListingKey:
-    """Everything a seat's planning listing depends on: its areas, the orders it has placed,
-    its stars and the orders barred this round."""
-    placed: Mapping[str, str] = state.planning.choices.get(seat) or {}
-    return (tuple(R.order_areas(state, seat)), tuple(sorted(placed.items())), R.star_limit(state, seat),
-            tuple(sorted(state.restricted)))
-
-
-def orders_listing(eng: GameOfThrones, state: GameState, seat: int) -> tuple[ListingKey, tuple[Move, ...]]:
-    """A seat's planning listing and its key, kept once made: every seat's is listed again after
-    every placement at the table, and only the placing seat's has changed. The moves are shared
-    between listings (nothing changes a listed move); the store is emptied if it ever fills."""
-    key = listing_key(state, seat)
-    listed = _LISTINGS.get(key)
-    if listed is None:
-        if len(_LISTINGS) >= 4096:
-            _LISTINGS.clear()
-        listed = _LISTINGS[key] = tuple(list_orders(eng, key))
-    return key, listed
-
-
 def moves_orders(eng: GameOfThrones, state: GameState, seat: int, top: Decision | None) -> list[Move]:
-    return list(orders_listing(eng, state, seat)[1])
-
-
-def list_orders(eng: GameOfThrones, key: ListingKey) -> list[Move]:
     """Planning: place (or replace) an order on an area holding your units, remove one, or
     declare yourself ready once every area has an order (or no token fits the rest).
 
@@ -60,14 +31,15 @@ def list_orders(eng: GameOfThrones, key: ListingKey) -> list[Move]:
     The tokens left are found once for the seat (``R.placeable``'s rule: not barred, not all
     used, a special one only within the stars), then each area takes them without its own
     token; an area without an order that takes none is what ``may_declare_ready`` allows."""
-    areas, placed_items, stars, barred = key
-    placed = dict(placed_items)
+    placed: Mapping[str, str] = state.planning.choices.get(seat) or {}
     out: list[Move] = []
     used = Counter(placed.values())
     specials = sum(n for t, n in used.items() if ORDERS[t].special)
+    stars = R.star_limit(state, seat)
+    barred = state.restricted
     left = [(token, o.special) for token, o in ORDERS.items() if token not in barred and used[token] < o.count]
     ready = True
-    for area in areas:
+    for area in R.order_areas(state, seat):
         mine = placed.get(area)
         if mine is None:
             full = specials >= stars

@@ -150,26 +150,15 @@ def seat_view(eng: GameOfThrones, state: GameState, public: dict[str, Any], seat
     return out
 
 
-ORDERS_PROMPT = "Place an order on every area holding your units, then declare yourself ready"
-_ORDER_CHOICES: dict[P.ListingKey, list[dict[str, Any]]] = {}
-
-
 def seat_prompt(eng: GameOfThrones, state: GameState, seat: int | None,
                 legal: list[Move] | None = None) -> dict[str, Any] | None:
     if seat is None or seat not in eng.awaited(state):
         return None
     top = state.decisions.top
-    if top is None:  # planning: the same listing as before gets the same choices as before
-        key, listed = P.orders_listing(eng, state, seat)
-        choices = _ORDER_CHOICES.get(key)
-        if choices is None:
-            if len(_ORDER_CHOICES) >= 4096:
-                _ORDER_CHOICES.clear()
-            choices = _ORDER_CHOICES[key] = prompt("orders", "", listed, label)["choices"]
-        return {"kind": "orders", "text": ORDERS_PROMPT, "choices": choices}
-    kind = top.kind
+    kind = top.kind if top is not None else "orders"
     moves = legal if legal is not None else eng.legal_moves(state, seat)
     texts = {
+        "orders": "Place an order on every area holding your units, then declare yourself ready",
         "raven": "Messenger Raven: swap one of your orders, look at the top wildling card, or pass",
         "wildling": "Keep the wildling card on top of the deck, or bury it at the bottom",
         "raid": "Resolve one of your Raid orders",
