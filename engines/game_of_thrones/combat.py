@@ -14,9 +14,9 @@ from engines.game_of_thrones import retreats as RT
 from engines.game_of_thrones import rules as R
 from engines.game_of_thrones import units as U
 from engines.game_of_thrones.components import BOARD, HOUSE_CARDS, ORDERS
-from engines.game_of_thrones.shared import Auto, Doer, Mover, area_name, counted, kinds_text
+from engines.game_of_thrones.shared import Auto, Doer, Mover, area_name, kinds_text
 from engines.game_of_thrones.state import Combat, GameState, PlacedOrder
-from engines.kit import Commitments, Decision, Log
+from engines.kit import Commitments, Decision, Log, counted
 
 if TYPE_CHECKING:
     from engines.game_of_thrones.engine import GameOfThrones

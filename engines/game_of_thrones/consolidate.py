@@ -10,9 +10,9 @@ from engines.game_of_thrones import marches as M
 from engines.game_of_thrones import rules as R
 from engines.game_of_thrones import units as U
 from engines.game_of_thrones.components import BOARD, ORDERS, PORT, RULES, SEA, SHIP, SIEGE
-from engines.game_of_thrones.shared import Auto, Doer, Mover, area_name, counted, unit_name
+from engines.game_of_thrones.shared import Auto, Doer, Mover, area_name, unit_name
 from engines.game_of_thrones.state import GameState
-from engines.kit import Decision, Log
+from engines.kit import Decision, Log, counted
 
 if TYPE_CHECKING:
     from engines.game_of_thrones.engine import GameOfThrones

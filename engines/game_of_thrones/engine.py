@@ -49,7 +49,7 @@ from engines.game_of_thrones.components import (
     WILDLING_CARDS,
     static_data,
 )
-from engines.game_of_thrones.shared import RULE_TURN, Auto, Doer, Mover, area_name, counted, house_name
+from engines.game_of_thrones.shared import RULE_TURN, Auto, Doer, Mover, area_name, house_name
 from engines.game_of_thrones.state import (
     ACTION,
     CONSOLIDATE,
@@ -62,7 +62,7 @@ from engines.game_of_thrones.state import (
     PlacedOrder,
     Unit,
 )
-from engines.kit import BOOL, INT, STR, Commitments, Decision, KitEngine, Log, MoveSchema, MoveSpec, Rng
+from engines.kit import BOOL, INT, STR, Commitments, Decision, KitEngine, Log, MoveSchema, MoveSpec, Rng, counted
 
 
 class GameOfThrones(KitEngine[GameState]):

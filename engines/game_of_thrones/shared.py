@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 from engines.base import Move
 from engines.game_of_thrones.components import BOARD, HOUSES
 from engines.game_of_thrones.state import GameState
-from engines.kit import Decision, Log
+from engines.kit import Decision, Log, counted
 
 if TYPE_CHECKING:
     from engines.game_of_thrones.engine import GameOfThrones
@@ -53,11 +53,6 @@ def area_name(area: str) -> str:
 UNIT_WORDS = {"footman": ("footman", "footmen"), "knight": ("knight", "knights"), "ship": ("ship", "ships"),
               "siege-engine": ("siege engine", "siege engines")}
 """How a log line names a unit kind, one and many (a kind's id is no word: "siege-engine")."""
-
-
-def counted(n: int, one: str, many: str | None = None) -> str:
-    """A count with its noun in the right number: "1 point", "0 points", "2 Power tokens"."""
-    return f"{n} {one if n == 1 else (many or one + 's')}"
 
 
 def unit_name(kind: str) -> str:

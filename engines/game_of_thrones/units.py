@@ -9,9 +9,9 @@ from typing import TYPE_CHECKING
 from engines.base import Move
 from engines.game_of_thrones import rules as R
 from engines.game_of_thrones.components import BOARD, RULES, SHIP
-from engines.game_of_thrones.shared import Doer, Mover, area_name, counted
+from engines.game_of_thrones.shared import Doer, Mover, area_name
 from engines.game_of_thrones.state import GameState, Unit
-from engines.kit import Decision, Log
+from engines.kit import Decision, Log, counted
 
 if TYPE_CHECKING:
     from engines.game_of_thrones.engine import GameOfThrones

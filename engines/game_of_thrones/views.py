@@ -14,9 +14,9 @@ from engines.game_of_thrones import rules as R
 from engines.game_of_thrones import westeros as W
 from engines.game_of_thrones import wildlings as WL
 from engines.game_of_thrones.components import BOARD, HOUSE_CARDS, HOUSES, ORDERS, TRACK_NAMES
-from engines.game_of_thrones.shared import area_name, counted
+from engines.game_of_thrones.shared import area_name
 from engines.game_of_thrones.state import PLANNING, GameState
-from engines.kit import prompt
+from engines.kit import counted, prompt
 
 if TYPE_CHECKING:
     from engines.game_of_thrones.engine import GameOfThrones

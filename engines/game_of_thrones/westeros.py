@@ -17,9 +17,9 @@ from engines.game_of_thrones import consolidate as CP
 from engines.game_of_thrones import rules as R
 from engines.game_of_thrones import units as U
 from engines.game_of_thrones.components import BOARD, HOUSES, TRACK_NAMES, TRACKS, WESTEROS_CARDS
-from engines.game_of_thrones.shared import Auto, Doer, Mover, Task, counted, unit_name
+from engines.game_of_thrones.shared import Auto, Doer, Mover, Task, unit_name
 from engines.game_of_thrones.state import WESTEROS, GameState
-from engines.kit import Commitments, Decision, Log
+from engines.kit import Commitments, Decision, Log, counted
 
 if TYPE_CHECKING:
     from engines.game_of_thrones.engine import GameOfThrones

@@ -15,9 +15,9 @@ from engines.game_of_thrones import rules as R
 from engines.game_of_thrones import units as U
 from engines.game_of_thrones import westeros as W
 from engines.game_of_thrones.components import BOARD, HOUSE_CARDS, TRACK_NAMES, TRACKS, WILDLING_CARDS
-from engines.game_of_thrones.shared import Auto, Doer, Mover, Task, counted, unit_name
+from engines.game_of_thrones.shared import Auto, Doer, Mover, Task, unit_name
 from engines.game_of_thrones.state import GameState
-from engines.kit import Decision, Log
+from engines.kit import Decision, Log, counted
 
 if TYPE_CHECKING:
     from engines.game_of_thrones.engine import GameOfThrones

@@ -6,7 +6,8 @@
 * ``Commitments`` — hidden simultaneous choices (picks, orders, bids), revealed together.
 * ``DecisionStack`` / ``Decision`` — nested sub-decisions; ``to_act`` and prompts read the top.
 * ``MoveSchema`` / ``MoveSpec`` — move shapes checked before the rules, canonical forms.
-* ``Log`` / ``say`` / ``prompt`` — log lines with seat references; one prompt shape.
+* ``Log`` / ``say`` / ``prompt`` / ``counted`` — log lines with seat references; one prompt shape;
+  a count with its noun in the right number.
 * ``KitEngine`` — the protocol written once over a game's ``setup/awaited/legal_moves/refusal/
   apply/view/result/determinize``.
 * ``redeal`` — helpers for ``determinize``.
@@ -21,10 +22,10 @@ from engines.kit.engine import KitEngine
 from engines.kit.hidden import Commitments
 from engines.kit.moves import BOOL, INT, INT_LIST, PAIR, STR, STR_LIST, FieldType, MoveSchema, MoveSpec
 from engines.kit.rng import Rng
-from engines.kit.texts import Log, choice, prompt, ref, say
+from engines.kit.texts import Log, choice, counted, prompt, ref, say
 
 __all__ = [
     "BOOL", "INT", "INT_LIST", "PAIR", "STR", "STR_LIST", "Commitments", "Decision", "DecisionStack",
-    "FieldType", "KitEngine", "Log", "MoveSchema", "MoveSpec", "Rng", "choice", "prompt", "redeal",
+    "FieldType", "KitEngine", "Log", "MoveSchema", "MoveSpec", "Rng", "choice", "counted", "prompt", "redeal",
     "ref", "say", "snapshot",
 ]

@@ -72,6 +72,11 @@ class Log:
         self.events.extend(events)
 
 
+def counted(n: int, one: str, many: str | None = None) -> str:
+    """A count with its noun in the right number: "1 point", "0 points", "2 Power tokens"."""
+    return f"{n} {one if n == 1 else (many or one + 's')}"
+
+
 def choice(move: Move, label: str, **extra: Any) -> dict[str, Any]:
     return {"move": move, "label": label, **extra}
 

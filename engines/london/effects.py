@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from engines.kit import Log
+from engines.kit import Log, counted
 from engines.london.components import BOROUGHS, CARDS, BoroughDef, Effect
 from engines.london.state import Player, State
 
@@ -176,7 +176,7 @@ def describe(e: Effect) -> str:
     """
     d = e["do"]
     if d == "draw":
-        return f"Draw {e['count']} card{'s' if e['count'] != 1 else ''} from the deck"
+        return f"Draw {counted(e['count'], 'card')} from the deck"
     return _DESCRIPTIONS[d].format(**e, where_text=_WHERE.get(e.get("where", ""), ""))
 
 

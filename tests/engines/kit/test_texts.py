@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engines.kit import Log, prompt, redeal, say
+from engines.kit import Log, counted, prompt, redeal, say
 from engines.kit.rng import Rng
 
 
@@ -33,3 +33,10 @@ def test_redeal_keeps_each_places_size_and_all_items():
     redeal(Rng.from_seed(3), a, b, c)
     assert (len(a), len(b), len(c)) == (3, 1, 2)
     assert sorted(a + b + c) == [1, 2, 3, 4, 5, 6]
+
+
+def test_a_count_names_its_noun_in_the_right_number_for_one_and_for_many():
+    assert counted(1, "point") == "1 point"
+    assert counted(0, "point") == "0 points"
+    assert counted(2, "footman", "footmen") == "2 footmen"
+    assert counted(1, "footman", "footmen") == "1 footman"
