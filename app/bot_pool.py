@@ -23,7 +23,7 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from app.bot_worker import load, think, warm
-from app.metrics import MoveTimes
+from app.metrics import RecentTimes
 from engines.base import Engine
 
 log = logging.getLogger("parlour.bots")
@@ -45,7 +45,7 @@ class BotPool:
         self.workers = max(1, workers)
         self._slots = asyncio.Semaphore(max(1, queue))
         self._pool: Executor | None = None
-        self.thinking = MoveTimes()  # from the ask to the worker's answer, queueing included
+        self.thinking = RecentTimes()  # from the ask to the worker's answer, queueing included
         self.decided: Counter[str] = Counter()  # answers from the workers, by who asked ("seat", "clock")
 
     def warm(self) -> Executor:

@@ -33,7 +33,7 @@ import orjson
 from sqlalchemy.engine import make_url
 
 from app.config import async_url, is_postgres
-from app.metrics import MoveTimes, now
+from app.metrics import RecentTimes, now
 from app.models import utcnow
 from app.notify import CHANNEL, Notifier
 
@@ -71,7 +71,7 @@ class Journal:
         self.batches = 0
         self.moves = 0
         self.on_loop = 0  # batches written on the event loop itself (SQLite, when its lock was free)
-        self.write_times = MoveTimes()  # a batch's transaction, from its start to its commit
+        self.write_times = RecentTimes()  # a batch's transaction, from its start to its commit
 
     async def start(self) -> None:
         await self._open()

@@ -1,4 +1,5 @@
-"""What a host may want to know about the server's speed: recent move times, commit batching."""
+"""What a host may want to know about the server's speed: recent move times and where they went,
+commits, the event loop's lateness, the collector's pauses."""
 
 from __future__ import annotations
 
@@ -10,12 +11,12 @@ from collections import deque
 from typing import Any
 
 
-class MoveTimes:
-    """The server time of the latest moves: received → stored → every view queued; and, for
-    moves that say so, where it went (``parts``: waiting for the table, the engine, the commit,
-    the views), so a host can tell a slow disk from a slow game."""
-
-    PARTS = ("held", "applied", "stored", "shown")
+class RecentTimes:
+    """The latest durations of one thing (a move received → stored → every view queued, a
+    commit, the loop's lateness, a collector pass) and their percentiles; a record may say where
+    its time went (``parts``: for a move, waiting for the table, the engine, the commit, the
+    views), so a host can tell a slow disk from a slow game. (``summary`` counts them under
+    "moves", the name the statistics have always used.)"""
 
     def __init__(self, keep: int = 10_000) -> None:
         self._keep = keep
@@ -62,7 +63,7 @@ class LoopLag:
 
     def __init__(self, every: float = 0.02) -> None:
         self.every = every
-        self.lateness = MoveTimes()
+        self.lateness = RecentTimes()
         self._task: asyncio.Task[None] | None = None
 
     def start(self) -> None:
@@ -85,7 +86,7 @@ class CollectorPauses:
     """How long the cyclic garbage collector stops everything, by generation (gc.callbacks)."""
 
     def __init__(self) -> None:
-        self.pauses = {gen: MoveTimes(keep=1000) for gen in range(3)}
+        self.pauses = {gen: RecentTimes(keep=1000) for gen in range(3)}
         self._began = 0.0
 
     def start(self) -> None:

@@ -20,7 +20,7 @@ from app.errors import ApiError
 from app.hub import Hub
 from app.journal import Journal, MoveWrite
 from app.live import LiveTable, LiveTables, PlayerInfo, encode_events
-from app.metrics import MoveTimes, now
+from app.metrics import RecentTimes, now
 from app.takeback import TurnChain, can_take_back, chain_after, restore, take_back_entry
 from engines.base import IllegalMove, canonical_move
 
@@ -40,7 +40,7 @@ class Mover:
     def __init__(self, live: LiveTables, hub: Hub, journal: Journal, snapshot_every: int) -> None:
         self.live = live
         self.journal = journal
-        self.times = MoveTimes()
+        self.times = RecentTimes()
         self.hub = hub
         self.snapshot_every = max(1, snapshot_every)
 
@@ -57,8 +57,10 @@ class Mover:
         self.times.record(ended - marks[0], parts)
         return new_seq
 
-    async def _play(self, table_id: int, token_hash: str, seq: object, move: object, bot: bool = False,
-                    marks: list[float] | None = None) -> int:
+    async def _play(self, table_id: int, token_hash: str, seq: object, move: object, bot: bool,
+                    marks: list[float]) -> int:
+        """``play``'s work; ``marks`` gets the moments the table was held, the move applied and
+        stored (app/metrics.py's parts)."""
         if not isinstance(seq, int) or isinstance(seq, bool):
             raise ApiError(422, "malformed_move", "A move names the seq it was chosen at (an integer).")
         if not isinstance(move, dict) or not isinstance(move.get("type"), str):
@@ -69,8 +71,7 @@ class Mover:
             raise ApiError(422, "malformed_move", "A move holds only JSON values, with whole numbers "
                            "of at most 64 bits.") from None
         async with self.live.hold(table_id) as live:
-            if marks is not None:
-                marks.append(now())
+            marks.append(now())
             if live is None:
                 raise ApiError(404, "unknown_table", "This table is gone.")
             if live.status == "gathering":
@@ -103,8 +104,7 @@ class Mover:
                 await self._undo(live)
                 raise ApiError(503, "not_stored", "The move could not be stored; nothing was changed. "
                                "Try again.") from None
-            if marks is not None:
-                marks.append(now())
+            marks.append(now())
             return await self._store(live, seq, write, chain, "move", marks)
 
     async def _store(self, live: LiveTable, seq: int, write: MoveWrite, chain: TurnChain | None, what: str,
