@@ -32,6 +32,7 @@ import orjson
 from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app import background
 from app import clock_rules as rules
 from app.bot_pool import BotPool, plays_bots
 from app.clock_rules import ClockSettings
@@ -104,10 +105,7 @@ class ClockKeeper:
         self._loop = asyncio.create_task(self._run())
 
     async def stop(self) -> None:
-        if self._loop is not None:
-            self._loop.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._loop
+        await background.stop(self._loop)
         for task in list(self._tasks):
             task.cancel()
         if self._tasks:

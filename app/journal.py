@@ -32,6 +32,7 @@ from typing import Any
 import orjson
 from sqlalchemy.engine import make_url
 
+from app import background
 from app.config import async_url, is_postgres
 from app.metrics import RecentTimes, now
 from app.models import utcnow
@@ -78,10 +79,7 @@ class Journal:
         self._task = asyncio.create_task(self._run())
 
     async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
+        await background.stop(self._task)
         await self._close()
 
     async def append(self, write: MoveWrite) -> bool:

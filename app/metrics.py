@@ -10,6 +10,8 @@ import time
 from collections import deque
 from typing import Any
 
+from app import background
+
 
 class RecentTimes:
     """The latest durations of one thing (a move received → stored → every view queued, a
@@ -70,10 +72,7 @@ class LoopLag:
         self._task = asyncio.create_task(self._watch())
 
     async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
+        await background.stop(self._task)
 
     async def _watch(self) -> None:
         while True:

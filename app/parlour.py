@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import gc
 import logging
 import sys
@@ -13,7 +12,7 @@ from typing import Annotated, Any
 from fastapi import Depends, Request
 from starlette.requests import HTTPConnection
 
-from app import memory
+from app import background, memory
 from app.bot_pool import BotPool
 from app.bot_seats import BotSeats
 from app.clocks import ClockKeeper
@@ -111,10 +110,7 @@ class Parlour:
     async def stop(self) -> None:
         await self.loop_lag.stop()
         self.collector.stop()
-        if self._sweeper is not None:
-            self._sweeper.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._sweeper
+        await background.stop(self._sweeper)
         await self.bots.stop()
         await self.clocks.stop()
         self.bot_pool.stop()
