@@ -238,7 +238,8 @@ function renderPrompt() {
   let text;
   let mineToPlay = false;
   if (status === "finished") text = "The game is over.";
-  else if (state.offline && state.view) text = "Not connected — moves cannot be sent until the connection is back…";
+  else if (state.offline) text = state.view ? "Not connected — moves cannot be sent until the connection is back…"
+    : "Not connected — the table will show once the connection is back…";
   else if (state.pending) text = "Sending your move…";
   else if (mine !== null && state.awaiting.includes(mine)) {
     mineToPlay = true;
