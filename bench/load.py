@@ -398,7 +398,9 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     p.add_argument("--tables", type=int, default=100)
     p.add_argument("--think", type=float, default=500, help="ms; 0 = as fast as possible")
     p.add_argument("--duration", type=float, default=30)
-    p.add_argument("--warmup", type=float, default=3)
+    p.add_argument("--warmup", type=float, default=None,
+                   help="s of play before the window (default: 3, or three think times if longer, so that "
+                        "the tables' first moves are no longer bunched)")
     p.add_argument("--db", choices=("sqlite", "postgres"), default="sqlite")
     p.add_argument("--database-url", help="use this (empty, migrated by the server) database instead")
     p.add_argument("--processes", type=int, default=1)
@@ -421,6 +423,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     seats, engine_path = GAMES.get(a.game, (4, None))
     if a.seats is None:
         a.seats = seats
+    if a.warmup is None:
+        a.warmup = max(3.0, 3 * a.think / 1000)
     if a.quick:
         a.tables, a.think, a.duration, a.warmup = min(a.tables, 10), 50, 2, 0.5
     if a.bot_tables and a.client != "python":
@@ -493,6 +497,9 @@ def print_result(r: dict[str, Any]) -> None:
             f"{name} {t['p50_ms']} / {t['p99_ms']} / {t['max_ms']}" for name, t in mv["parts"].items()))
     print(f"  errors {r['errors']} {r['error_kinds'] or ''}  stale retries {r['stale_retries']}  "
           f"(load client CPU {r['client_cpu_pct']}%)")
+    if r.get("client_late_p99_ms") is not None:
+        print(f"  the load client's own lateness (a timer every 10 ms, in every round trip it measures) "
+              f"p99 / max ms: {r['client_late_p99_ms']} / {r['client_late_max_ms']}")
     if r.get("timeline"):
         print("  second by second (moves done, slowest round trip ms): "
               + " ".join(f"{n}/{ms:g}" for n, ms in r["timeline"]))

@@ -99,7 +99,7 @@ async function limited(fn) {
 }
 
 class Table {
-  constructor() { this.socks = []; this.seen = []; this.latest = []; this.timers = []; this.sentAt = new Map(); }
+  constructor() { this.socks = []; this.seen = []; this.timers = []; this.sentAt = new Map(); this.due = null; }
 
   async setup() {
     active.add(this);
@@ -113,8 +113,19 @@ class Table {
     }
     await post(base, `/api/seats/${tokens[0]}/start`);
     this.seen = tokens.map(() => -1);
-    this.latest = tokens.map(() => null);
+    // Each seat's latest view: its seq, whether the seat is awaited, its bytes (copied into a
+    // buffer of the seat's own), the move drawn from it once its think time ends, and when that
+    // is (0: not thinking). Nothing here is allocated per view and outlives it: a view's bytes
+    // kept as they came held the socket's read buffer, and a think timer per view, 1,300 a
+    // second each living seconds, outlived the young generation; the old one's collections then
+    // paused the client every ~7 s for up to 50 ms, counted as the server's round trips.
+    this.seqs = new Float64Array(SEATS);
+    this.awaited = new Uint8Array(SEATS);
+    this.lens = new Int32Array(SEATS);
+    this.bufs = tokens.map(() => Buffer.allocUnsafeSlow(16384));
+    this.moves = tokens.map(() => undefined);
     this.timers = tokens.map(() => null);
+    this.due = new Float64Array(SEATS);
     const localAddress = nextAddress();
     await Promise.all(tokens.map((tok, i) => new Promise((resolve, reject) => {
       const base = BASES[Math.floor(i * BASES.length / tokens.length)]; // seats split across processes
@@ -154,14 +165,18 @@ class Table {
           }
         }
       }
-      // The view is kept as the bytes that came (outside the JS heap) and parsed only when this
-      // seat's think time ends and it plays from it: most views are replaced by the next one
-      // before then. Parsing each (8 KB of JSON at six Game of Thrones seats, 1,300 a second)
-      // filled the young generation about once a second, and its collections, pausing the
-      // client for p50 6-8 ms, were counted as the server's round trips.
-      const latest = { seq, data, move: undefined };
-      this.latest[i] = latest;
+      // The view is kept as bytes and parsed only when this seat's think time ends and it plays
+      // from it: most views are replaced by the next one before then. Parsing each (8 KB of
+      // JSON at six Game of Thrones seats, 1,300 a second) filled the young generation about
+      // once a second, and its collections, pausing the client for p50 6-8 ms, were counted as
+      // the server's round trips.
       this.cancel(i);
+      if (this.bufs[i].length < data.length) this.bufs[i] = Buffer.allocUnsafeSlow(2 * data.length);
+      data.copy(this.bufs[i]);
+      this.lens[i] = data.length;
+      this.seqs[i] = seq;
+      this.awaited[i] = head.awaited ? 1 : 0;
+      this.moves[i] = undefined;
       if (head.finished) {
         if (i === 0) {
           stats.finished++;
@@ -182,24 +197,28 @@ class Table {
   }
 
   cancel(i) {
-    const t = this.timers[i];
-    if (t) { if (THINK) clearTimeout(t); else clearImmediate(t); }
+    if (this.timers[i]) clearImmediate(this.timers[i]);
     this.timers[i] = null;
+    if (this.due) this.due[i] = 0;
   }
 
-  kick() { this.latest.forEach((m, i) => { if (m && m.data && viewHead(m.data).awaited) this.think(i); }); }
+  kick() { this.lens.forEach((n, i) => { if (n && this.awaited[i]) this.think(i); }); }
 
+  // A think time's end is a due time the clock below looks at every millisecond. With no think
+  // time, as the peer's client does: setTimeout(0) waits at least 1 ms in Node, setImmediate not.
   think(i) {
-    const fire = () => {
-      if (stopping) return;
-      const m = this.latest[i];
-      if (m.move === undefined) { m.move = moveOf(JSON.parse(m.data)); m.data = null; }
-      if (!m.move) return;
-      if (!this.sentAt.has(m.seq + 1)) this.sentAt.set(m.seq + 1, performance.now());
-      this.socks[i].send(JSON.stringify({ type: "move", seq: m.seq, move: m.move }));
-    };
-    // As the peer's client does: setTimeout(0) waits at least 1 ms in Node, setImmediate does not.
-    this.timers[i] = THINK ? setTimeout(fire, THINK * (0.5 + Math.random())) : setImmediate(fire);
+    if (THINK) this.due[i] = performance.now() + THINK * (0.5 + Math.random());
+    else this.timers[i] = setImmediate(() => { this.timers[i] = null; this.fire(i); });
+  }
+
+  fire(i) {
+    if (stopping || this.closed) return;
+    let move = this.moves[i];
+    if (move === undefined) move = this.moves[i] = moveOf(JSON.parse(this.bufs[i].toString("utf8", 0, this.lens[i])));
+    if (!move) return;
+    const seq = this.seqs[i];
+    if (!this.sentAt.has(seq + 1)) this.sentAt.set(seq + 1, performance.now());
+    this.socks[i].send(JSON.stringify({ type: "move", seq, move }));
   }
 
   replace() {
@@ -220,6 +239,28 @@ class Table {
   }
 }
 
+// The think times' clock: every millisecond, the seats whose think time has ended play.
+if (THINK) {
+  setInterval(() => {
+    const now = performance.now();
+    for (const t of active) {
+      const due = t.due;
+      if (!due) continue;
+      for (let i = 0; i < due.length; i++) {
+        if (due[i] !== 0 && due[i] <= now) { due[i] = 0; t.fire(i); }
+      }
+    }
+  }, 1).unref();
+}
+// The client's own lateness (a timer every 10 ms): a pause of the client is in every round
+// trip it measures, so it is reported beside them.
+const lateness = [];
+let tick = performance.now();
+setInterval(() => {
+  const now = performance.now();
+  if (stats.measuring) lateness.push(now - tick - 10);
+  tick = now;
+}, 10).unref();
 let finish = () => {};
 const tables = Array.from({ length: TABLES }, () => new Table());
 const t0 = performance.now();
@@ -233,7 +274,10 @@ setInterval(() => {
   }
 }, 1000).unref(); // unref: the watchdog alone never keeps the client alive
 playing = true;
-tables.forEach((t) => t.kick());
+// Tables start over one think time, as a site's tables do, not all at once: 500 tables kicked
+// together make their first moves in one wave, and the next waves stay bunched for several
+// think times (the window's first seconds had 40 % more moves than the rest).
+tables.forEach((t) => { if (THINK) setTimeout(() => t.kick(), THINK * Math.random()); else t.kick(); });
 if (!GAMES) await new Promise((r) => setTimeout(r, WARMUP));
 const cpu0 = process.cpuUsage();
 console.log("WINDOW_START");
@@ -245,6 +289,9 @@ stats.measuring = false;
 const windowS = (performance.now() - w0) / 1000;
 console.log("WINDOW_END");
 const cpu = process.cpuUsage(cpu0);
+// Play on a second more while the orchestrator reads the server's figures, so that they are the
+// window's and not the end's (3,000 sockets closing hold the server's loop ~150 ms).
+if (!GAMES) await new Promise((r) => setTimeout(r, 1000));
 stopping = true;
 summarized = true;
 const rt = stats.rtts.sort((a, b) => a - b);
@@ -254,6 +301,8 @@ console.log(JSON.stringify({
   rtt_max_ms: rt.length ? +rt[rt.length - 1].toFixed(2) : null, errors: Object.values(stats.errors).reduce((a, b) => a + b, 0),
   error_kinds: stats.errors, stale_retries: stats.stale, games_finished: stats.finished, setup_s: +setupS.toFixed(1),
   ...(TIMELINE ? { timeline: Array.from(stats.timeline, (b) => b ? [b.length, +Math.max(...b).toFixed(1)] : [0, 0]) } : {}),
+  client_late_p99_ms: lateness.length ? +lateness.sort((a, b) => a - b)[Math.floor(0.99 * lateness.length)].toFixed(1) : null,
+  client_late_max_ms: lateness.length ? +lateness[lateness.length - 1].toFixed(1) : null,
   window_s: +windowS.toFixed(1), client_cpu_pct: +(100 * (cpu.user + cpu.system) / 1e6 / windowS).toFixed(1),
 }));
 process.exit(0);

@@ -19,3 +19,11 @@ def test_quick_load_on_postgres_with_two_processes_without_errors(postgres_serve
                         "--database-url", postgres_server])
     assert result["errors"] == 0, result["error_kinds"]
     assert result["moves_s"] > 0
+
+
+def test_quick_load_with_the_node_client_plays_game_of_thrones_and_reports_its_own_lateness(capsys):
+    result = load.main(["--quick", "--no-pin", "--tables", "4", "--client", "node", "--game", "game_of_thrones"])
+    assert result["errors"] == 0, result["error_kinds"]
+    assert result["moves_s"] > 0 and result["rtt_p99_ms"] > 0
+    assert result["client_late_max_ms"] is not None and result["client_late_max_ms"] >= result["client_late_p99_ms"]
+    assert "the load client's own lateness" in capsys.readouterr().out
