@@ -5,8 +5,9 @@ it), and the kinds ``determinize`` draws for other houses' face-down orders."""
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Mapping
+from itertools import islice
+from typing import TYPE_CHECKING, Any
 
 from engines.base import Move
 from engines.game_of_thrones import rules as R
@@ -25,36 +26,92 @@ def placed_orders(eng: GameOfThrones, state: GameState, seat: int) -> dict[str, 
 
 def moves_orders(eng: GameOfThrones, state: GameState, seat: int, top: Decision | None) -> list[Move]:
     """Planning: place (or replace) an order on an area holding your units, remove one, or
-    declare yourself ready once every area has an order (or no token fits the rest).
+    declare yourself ready once every area has an order (or no token fits the rest)."""
+    return list(_listing(eng, state, seat).moves)
 
-    The hottest listing of a game: every seat's is listed after every placement at the table.
-    The tokens left are found once for the seat (``R.placeable``'s rule: not barred, not all
+
+def order_choices(eng: GameOfThrones, state: GameState, seat: int,
+                  label: Callable[[Move], str]) -> list[dict[str, Any]]:
+    """The planning prompt's labelled choices: ``moves_orders`` with each move's label."""
+    listing = _listing(eng, state, seat)
+    if listing.choices is None:
+        listing.choices = tuple(_choice(m, label) for m in listing.moves)
+    return list(listing.choices)
+
+
+class _Listing:
+    __slots__ = ("choices", "moves")
+
+    def __init__(self, moves: tuple[Move, ...]) -> None:
+        self.moves = moves
+        self.choices: tuple[dict[str, Any], ...] | None = None
+
+
+# The hottest listing of a game: every planning seat's is listed, and its prompt labelled, after
+# every placement at the table, though only the placing seat's changed. A listing is a pure
+# function of what it is keyed by below (the areas to order, the orders placed, the star limit,
+# the barred tokens), so listings are kept by that key for every table at once, and their moves
+# and choices are the same objects wherever they recur (a move stands for an area and a token:
+# a few hundred in all), so a kept listing costs two tuples of references.
+_LISTINGS: dict[tuple[Any, ...], _Listing] = {}
+_LISTINGS_KEPT = 8192
+_MOVES: dict[tuple[str, ...], Move] = {}
+_CHOICES: dict[int, dict[str, Any]] = {}  # id of a move of _MOVES -> its choice
+
+
+def _listing(eng: GameOfThrones, state: GameState, seat: int) -> _Listing:
+    placed: Mapping[str, str] = state.planning.choices.get(seat) or {}
+    areas = R.order_areas(state, seat)
+    stars = R.star_limit(state, seat)
+    key = (tuple(areas), tuple(placed.items()), stars, tuple(state.restricted))
+    found = _LISTINGS.get(key)
+    if found is None:
+        if len(_LISTINGS) >= _LISTINGS_KEPT:  # the older half goes: most are listings left behind
+            for old in list(islice(_LISTINGS, _LISTINGS_KEPT // 2)):
+                del _LISTINGS[old]
+        found = _LISTINGS[key] = _Listing(tuple(_list_orders(areas, placed, stars, state.restricted)))
+    return found
+
+
+def _move(*key: str) -> Move:
+    move = _MOVES.get(key)
+    if move is None:
+        move = _MOVES[key] = ({"type": "order", "area": key[1], "order": key[2]} if key[0] == "order"
+                              else {"type": "unorder", "area": key[1]} if key[0] == "unorder"
+                              else {"type": "ready"})
+    return move
+
+
+def _choice(move: Move, label: Callable[[Move], str]) -> dict[str, Any]:
+    choice = _CHOICES.get(id(move))
+    if choice is None:
+        choice = _CHOICES[id(move)] = {"move": move, "label": label(move)}
+    return choice
+
+
+def _list_orders(areas: list[str], placed: Mapping[str, str], stars: int, barred: list[str]) -> list[Move]:
+    """The tokens left are found once for the seat (``R.placeable``'s rule: not barred, not all
     used, a special one only within the stars), then each area takes them without its own
     token; an area without an order that takes none is what ``may_declare_ready`` allows."""
-    placed: Mapping[str, str] = state.planning.choices.get(seat) or {}
     out: list[Move] = []
     used = Counter(placed.values())
     specials = sum(n for t, n in used.items() if ORDERS[t].special)
-    stars = R.star_limit(state, seat)
-    barred = state.restricted
     left = [(token, o.special) for token, o in ORDERS.items() if token not in barred and used[token] < o.count]
     ready = True
-    for area in R.order_areas(state, seat):
+    for area in areas:
         mine = placed.get(area)
         if mine is None:
             full = specials >= stars
             before = len(out)
-            out.extend({"type": "order", "area": area, "order": token}
-                       for token, special in left if not (special and full))
+            out.extend(_move("order", area, token) for token, special in left if not (special and full))
             ready = ready and len(out) == before  # no token fits this area
             continue
         # ``mine`` is counted in ``used``: every other token's uses are elsewhere
         full = specials - ORDERS[mine].special >= stars
-        out.extend({"type": "order", "area": area, "order": token}
-                   for token, special in left if token != mine and not (special and full))
-        out.append({"type": "unorder", "area": area})
+        out.extend(_move("order", area, token) for token, special in left if token != mine and not (special and full))
+        out.append(_move("unorder", area))
     if ready:
-        out.append(eng.MOVES.make("ready"))
+        out.append(_move("ready"))
     return out
 
 

@@ -150,38 +150,42 @@ def seat_view(eng: GameOfThrones, state: GameState, public: dict[str, Any], seat
     return out
 
 
+PROMPTS = {
+    "orders": "Place an order on every area holding your units, then declare yourself ready",
+    "raven": "Messenger Raven: swap one of your orders, look at the top wildling card, or pass",
+    "wildling": "Keep the wildling card on top of the deck, or bury it at the bottom",
+    "raid": "Resolve one of your Raid orders",
+    "march": "Choose which March order to resolve",
+    "march_moves": "Move units one by one, then end the march",
+    "support": "Choose whom your Support orders back in this combat",
+    "cards": "Choose a house card for this combat",
+    "blade": "Use the Valyrian Steel Blade (+1)?",
+    "casualties": "Choose a unit to lose",
+    "retreat": "Choose where the defeated units retreat",
+    "consolidate": "Resolve one of your Consolidate Power orders",
+    "muster": "Muster units, then end mustering",
+    "port": "You took a port: replace the captured ships with your own?",
+    "supply_loss": "Supply: choose a unit to lose so the units that move fit your supply",
+}
+
+
 def seat_prompt(eng: GameOfThrones, state: GameState, seat: int | None,
                 legal: list[Move] | None = None) -> dict[str, Any] | None:
     if seat is None or seat not in eng.awaited(state):
         return None
     top = state.decisions.top
     kind = top.kind if top is not None else "orders"
-    moves = legal if legal is not None else eng.legal_moves(state, seat)
-    texts = {
-        "orders": "Place an order on every area holding your units, then declare yourself ready",
-        "raven": "Messenger Raven: swap one of your orders, look at the top wildling card, or pass",
-        "wildling": "Keep the wildling card on top of the deck, or bury it at the bottom",
-        "raid": "Resolve one of your Raid orders",
-        "march": "Choose which March order to resolve",
-        "march_moves": "Move units one by one, then end the march",
-        "support": "Choose whom your Support orders back in this combat",
-        "cards": "Choose a house card for this combat",
-        "blade": "Use the Valyrian Steel Blade (+1)?",
-        "casualties": "Choose a unit to lose",
-        "retreat": "Choose where the defeated units retreat",
-        "consolidate": "Resolve one of your Consolidate Power orders",
-        "muster": "Muster units, then end mustering",
-        "port": "You took a port: replace the captured ships with your own?",
-        "supply_loss": "Supply: choose a unit to lose so the units that move fit your supply",
-    }
-    text = texts.get(kind) or W.PROMPTS.get(kind) or WL.PROMPTS.get(kind) or "Decide"
+    text = PROMPTS.get(kind) or W.PROMPTS.get(kind) or WL.PROMPTS.get(kind) or "Decide"
     if kind == "ability" and top is not None:
         text = ABILITY_PROMPTS[top.data["card"]]
     if kind == "westeros_choice" and top is not None:
         text = W.WESTEROS_CHOICE_PROMPTS[top.data["card"]]
     if kind == "wildling_choice" and top is not None:
         text = WL.CHOICE_PROMPTS[top.data["card"]]
-    return prompt(kind, text, moves, label, **(top.data if top else {}))
+    if top is None:  # planning: the listing's labelled choices, kept with it (planning.py)
+        return {"kind": kind, "text": text, "choices": P.order_choices(eng, state, seat, label)}
+    moves = legal if legal is not None else eng.legal_moves(state, seat)
+    return prompt(kind, text, moves, label, **top.data)
 
 
 _LABELS: dict[tuple[tuple[str, Any], ...], str] = {}
