@@ -14,7 +14,7 @@ from sqlalchemy import select
 
 from app.errors import ApiError
 from app.hub import Connection
-from app.journal import MoveWrite, make_journal
+from app.journal import MoveWrite, SqliteJournal, make_journal
 from app.live import LiveTable, PlayerInfo
 from app.models import MoveRecord
 from app.notify import Notifier
@@ -145,7 +145,10 @@ async def test_a_move_the_journal_cannot_encode_fails_alone_and_its_group_commit
     assert isinstance(outcomes[0], ApiError) and outcomes[0].status == 422
     assert outcomes[0].error == "malformed_move"
     assert outcomes[1:] == [1] * 5
-    assert parlour.journal.batches - batches < 5  # they went in shared commits
+    if isinstance(parlour.journal, SqliteJournal):  # each stored at once, the write lock being free
+        assert parlour.journal.batches - batches == 5
+    else:
+        assert parlour.journal.batches - batches < 5  # they went in shared commits
     live = await poisoned.live()
     assert live.seq == 0 and live.awaiting == [p_player.seat] and not live.log
     assert await parlour.mover.play(live, p_player, 0, p_move) == 1  # the honest move goes through

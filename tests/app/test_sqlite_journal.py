@@ -41,6 +41,34 @@ async def test_a_batch_is_written_on_the_loop_when_the_write_lock_is_free(sqlite
     assert stored_seqs(sqlite_url, table) == [1, 2, 3, 4, 5]
 
 
+async def test_a_lone_move_with_the_write_lock_free_is_stored_without_yielding_to_the_loop(sqlite_url):
+    (table,) = await make_table_rows(sqlite_url, 1)
+    journal = SqliteJournal(sqlite_url, Notifier())
+    await journal.start()
+    other = sqlite3.connect(database_file(sqlite_url), isolation_level=None, check_same_thread=False)
+    try:
+        # driven by hand: a coroutine that never suspends ends at its first step
+        step = journal.append(MoveWrite(table, 1, 0, '{"type":"pass"}', "[]"))
+        try:
+            step.send(None)
+        except StopIteration as done:
+            assert done.value is True
+        else:
+            raise AssertionError("the move waited for the loop although the write lock was free")
+        # with the lock held elsewhere, the move is queued for the journal's task instead
+        other.execute("BEGIN IMMEDIATE")
+        queued = asyncio.create_task(journal.append(MoveWrite(table, 2, 0, '{"type":"pass"}', "[]")))
+        await asyncio.sleep(0.05)
+        assert not queued.done()
+        other.execute("COMMIT")
+        assert await asyncio.wait_for(queued, 10)
+    finally:
+        other.close()
+        await journal.stop()
+    assert journal.batches == 2 and journal.on_loop == 1  # the queued one went by the thread
+    assert stored_seqs(sqlite_url, table) == [1, 2]
+
+
 async def test_a_write_lock_held_elsewhere_is_waited_for_on_the_journals_thread_while_the_loop_goes_on(sqlite_url):
     (table,) = await make_table_rows(sqlite_url, 1)
     journal = SqliteJournal(sqlite_url, Notifier())
