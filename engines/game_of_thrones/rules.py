@@ -156,7 +156,7 @@ def star_limit(state: GameState, seat: int) -> int:
 
 def order_areas(state: GameState, seat: int) -> list[str]:
     """Areas where ``seat`` must place an order: every area holding its units (Rules §1.1)."""
-    return sorted(a for a, s in state.owner.items() if s == seat)
+    return sorted([a for a, s in state.owner.items() if s == seat])
 
 
 def tokens_free(placed: Mapping[str, str], token: str, except_area: str | None = None) -> int:

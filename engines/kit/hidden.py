@@ -37,7 +37,7 @@ class Commitments:
         return bool(self.asked)
 
     def awaited(self) -> frozenset[int]:
-        return frozenset(s for s in self.asked if s not in self.ready)
+        return frozenset(self.asked).difference(self.ready)
 
     def choose(self, seat: int, choice: Any, *, ready: bool = False) -> None:
         """Record (or, before ready, replace) a seat's choice. The caller has checked the rules."""
