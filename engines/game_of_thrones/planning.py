@@ -71,16 +71,17 @@ def _listing(eng: GameOfThrones, state: GameState, seat: int) -> _Listing:
         if len(_LISTINGS) >= _LISTINGS_KEPT:  # the older half goes: most are listings left behind
             for old in list(islice(_LISTINGS, _LISTINGS_KEPT // 2)):
                 del _LISTINGS[old]
-        found = _LISTINGS[key] = _Listing(tuple(_list_orders(areas, placed, stars, state.restricted)))
+        found = _LISTINGS[key] = _Listing(tuple(_list_orders(eng, areas, placed, stars, state.restricted)))
     return found
 
 
-def _move(*key: str) -> Move:
+def _move(eng: GameOfThrones, kind: str, *values: str) -> Move:
+    """The one object standing for this planning move (``order``: area and token; ``unorder``:
+    area; ``ready``), in its canonical form."""
+    key = (kind, *values)
     move = _MOVES.get(key)
     if move is None:
-        move = _MOVES[key] = ({"type": "order", "area": key[1], "order": key[2]} if key[0] == "order"
-                              else {"type": "unorder", "area": key[1]} if key[0] == "unorder"
-                              else {"type": "ready"})
+        move = _MOVES[key] = eng.MOVES.make(kind, **dict(zip(("area", "order"), values, strict=False)))
     return move
 
 
@@ -91,7 +92,8 @@ def _choice(move: Move, label: Callable[[Move], str]) -> dict[str, Any]:
     return choice
 
 
-def _list_orders(areas: list[str], placed: Mapping[str, str], stars: int, barred: list[str]) -> list[Move]:
+def _list_orders(eng: GameOfThrones, areas: list[str], placed: Mapping[str, str], stars: int,
+                 barred: list[str]) -> list[Move]:
     """The tokens left are found once for the seat (``R.placeable``'s rule: not barred, not all
     used, a special one only within the stars), then each area takes them without its own
     token; an area without an order that takes none is what ``may_declare_ready`` allows."""
@@ -105,15 +107,16 @@ def _list_orders(areas: list[str], placed: Mapping[str, str], stars: int, barred
         if mine is None:
             full = specials >= stars
             before = len(out)
-            out.extend(_move("order", area, token) for token, special in left if not (special and full))
+            out.extend(_move(eng, "order", area, token) for token, special in left if not (special and full))
             ready = ready and len(out) == before  # no token fits this area
             continue
         # ``mine`` is counted in ``used``: every other token's uses are elsewhere
         full = specials - ORDERS[mine].special >= stars
-        out.extend(_move("order", area, token) for token, special in left if token != mine and not (special and full))
-        out.append(_move("unorder", area))
+        out.extend(_move(eng, "order", area, token)
+                   for token, special in left if token != mine and not (special and full))
+        out.append(_move(eng, "unorder", area))
     if ready:
-        out.append(_move("ready"))
+        out.append(_move(eng, "ready"))
     return out
 
 

@@ -5,8 +5,10 @@ own, outside the commits made on the loop (app/journal.py)."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import sqlite3
 import time
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 from sqlalchemy.engine import make_url
@@ -41,12 +43,23 @@ async def test_a_batch_is_written_on_the_loop_when_the_write_lock_is_free(sqlite
     assert stored_seqs(sqlite_url, table) == [1, 2, 3, 4, 5]
 
 
-async def test_a_lone_move_with_the_write_lock_free_is_stored_without_yielding_to_the_loop(sqlite_url):
-    (table,) = await make_table_rows(sqlite_url, 1)
-    journal = SqliteJournal(sqlite_url, Notifier())
+@contextlib.asynccontextmanager
+async def journal_beside_another_connection(url: str) -> AsyncIterator[tuple[SqliteJournal, int, sqlite3.Connection]]:
+    """A running journal, one table's row, and another connection to the same database (a chat
+    line, another process) that may take the write lock."""
+    (table,) = await make_table_rows(url, 1)
+    journal = SqliteJournal(url, Notifier())
     await journal.start()
-    other = sqlite3.connect(database_file(sqlite_url), isolation_level=None, check_same_thread=False)
+    other = sqlite3.connect(database_file(url), isolation_level=None, check_same_thread=False)
     try:
+        yield journal, table, other
+    finally:
+        other.close()
+        await journal.stop()
+
+
+async def test_a_lone_move_with_the_write_lock_free_is_stored_without_yielding_to_the_loop(sqlite_url):
+    async with journal_beside_another_connection(sqlite_url) as (journal, table, other):
         # driven by hand: a coroutine that never suspends ends at its first step
         step = journal.append(MoveWrite(table, 1, 0, '{"type":"pass"}', "[]"))
         try:
@@ -62,19 +75,12 @@ async def test_a_lone_move_with_the_write_lock_free_is_stored_without_yielding_t
         assert not queued.done()
         other.execute("COMMIT")
         assert await asyncio.wait_for(queued, 10)
-    finally:
-        other.close()
-        await journal.stop()
     assert journal.batches == 2 and journal.on_loop == 1  # the queued one went by the thread
     assert stored_seqs(sqlite_url, table) == [1, 2]
 
 
 async def test_a_write_lock_held_elsewhere_is_waited_for_on_the_journals_thread_while_the_loop_goes_on(sqlite_url):
-    (table,) = await make_table_rows(sqlite_url, 1)
-    journal = SqliteJournal(sqlite_url, Notifier())
-    await journal.start()
-    other = sqlite3.connect(database_file(sqlite_url), isolation_level=None, check_same_thread=False)
-    try:
+    async with journal_beside_another_connection(sqlite_url) as (journal, table, other):
         other.execute("BEGIN IMMEDIATE")  # another connection (a chat line, another process) writes
         ticks = 0
 
@@ -92,9 +98,6 @@ async def test_a_write_lock_held_elsewhere_is_waited_for_on_the_journals_thread_
         other.execute("COMMIT")
         assert await asyncio.wait_for(appended, 10)
         ticker.cancel()
-    finally:
-        other.close()
-        await journal.stop()
     assert journal.on_loop == 0 and journal.batches == 1
     assert stored_seqs(sqlite_url, table) == [1]
 
