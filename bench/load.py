@@ -19,6 +19,11 @@ engine hosted even where the server's default list does not name it).
 Prints tables, connections, offered and achieved moves/s, round trip p50/p95/p99/max, server
 CPU and RSS (after setup and peak), and errors; --out FILE appends the figures as one JSON line.
 
+With the Node client a canary (bench/host_canary.py) watches the machine's own speed in the
+window: the host's slow spells (a virtual machine's processors running many times slower for
+tens of milliseconds, unseen from inside) are printed with the round trips away from them,
+beside the round trips, never instead of them.
+
 ``--bot-tables N`` adds N tables where one seat is a client like the others and every other seat
 a bot (``--bot-level``, seated in the waiting room): the round trips measured are the human
 tables' only, so a run with and without them shows what the bots cost everyone else. The
@@ -51,6 +56,7 @@ import websockets
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench.host_canary import Canary, outside  # noqa: E402
 from tests.support.play import moves_of  # noqa: E402
 from tests.support.postgres import PrivatePostgres  # noqa: E402
 from tests.support.server import ServerProcess as Server  # noqa: E402
@@ -334,10 +340,12 @@ def run_node_client(a: argparse.Namespace, servers: list[Server]) -> dict[str, A
 
     if not (NODE_CLIENT / "node_modules" / "ws").exists():
         subprocess.run(["npm", "install", "--no-audit", "--no-fund", "--silent"], cwd=NODE_CLIENT, check=True)
+    rtts = Path(tempfile.mkdtemp()) / "rtts.txt"
     cmd = ["node", *NODE_GC, *a.node_option, str(NODE_CLIENT / "load_client.mjs"),
            "--urls", ",".join(s.base for s in servers), "--tables", str(a.tables), "--seats", str(a.seats),
            "--think", str(a.think), "--game", a.game,
-           "--duration", str(a.duration), "--warmup", str(a.warmup), "--timeline", "1" if a.timeline else "0"]
+           "--duration", str(a.duration), "--warmup", str(a.warmup), "--timeline", "1" if a.timeline else "0",
+           "--rtts", str(rtts)]
     if not a.no_pin and shutil.which("taskset"):
         cmd = ["taskset", "-c", "1", *cmd]
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True)
@@ -351,6 +359,7 @@ def run_node_client(a: argparse.Namespace, servers: list[Server]) -> dict[str, A
             peak[0] = max(peak[0], sum(s.rss_mb() for s in servers))
 
     sampler = threading.Thread(target=sample, daemon=True)
+    canary = Canary()
     result: dict[str, Any] = {}
     for line in proc.stdout:
         line = line.strip()
@@ -366,10 +375,12 @@ def run_node_client(a: argparse.Namespace, servers: list[Server]) -> dict[str, A
             cpu0 = sum(s.cpu_seconds() for s in servers)
             w0 = time.perf_counter()
             sampler.start()
+            canary.start()
         elif line == "WINDOW_END":
             cpu = sum(s.cpu_seconds() for s in servers) - cpu0
             window = time.perf_counter() - w0
             sampling.set()
+            canary.stop()
             stats = httpx.get(f"{servers[0].base}/api/stats", timeout=60).json()
         elif line.startswith("{"):
             result = json.loads(line)
@@ -378,6 +389,8 @@ def run_node_client(a: argparse.Namespace, servers: list[Server]) -> dict[str, A
     proc.wait()
     if proc.returncode != 0 or not result:
         raise RuntimeError("the Node load client failed")
+    result.update(host_figures(canary, rtts))
+    shutil.rmtree(rtts.parent, ignore_errors=True)
     offered = "max" if not a.think else round(a.tables / (a.think / 1000), 1)
     return {
         "label": a.label or f"{a.db}_p{a.processes}_N{a.tables}_think{a.think:g}_node",
@@ -389,6 +402,22 @@ def run_node_client(a: argparse.Namespace, servers: list[Server]) -> dict[str, A
         "server_loop_lag": stats.get("loop_lag"),
         "server_collector": stats.get("collector"),
     }
+
+
+def host_figures(canary: Canary, rtts: Path) -> dict[str, Any]:
+    """The host's slow spells in the window (bench/host_canary.py) and the round trips away from
+    them: beside the round trips, never instead of them."""
+    found: dict[str, Any] = dict(canary.summary())
+    if not rtts.exists():
+        return found
+    times = [(float(sent), float(ms)) for sent, ms in (line.split() for line in rtts.read_text().splitlines() if line)]
+    kept = sorted(outside(times, canary.spells()))
+    if kept:
+        def pct(q: float) -> float:
+            return round(kept[min(len(kept) - 1, int(q * len(kept)))], 2)
+        found.update(rtt_outside_spells={"moves": len(kept), "of": len(times), "p50_ms": pct(0.5),
+                                         "p95_ms": pct(0.95), "p99_ms": pct(0.99), "max_ms": round(kept[-1], 2)})
+    return found
 
 
 def main(argv: list[str] | None = None) -> dict[str, Any]:
@@ -500,6 +529,13 @@ def print_result(r: dict[str, Any]) -> None:
     if r.get("client_late_p99_ms") is not None:
         print(f"  the load client's own lateness (a timer every 10 ms, in every round trip it measures) "
               f"p99 / max ms: {r['client_late_p99_ms']} / {r['client_late_max_ms']}")
+    if r.get("host_spells") is not None:
+        print(f"  the host's slow spells (bench/host_canary.py): {r['host_spells']}, {r['host_slowed_pct']} % of the "
+              f"window, the longest {r['host_spell_max_ms']} ms, at worst {r['host_worst_x']} × slower")
+        away = r.get("rtt_outside_spells")
+        if away:
+            print(f"    round trips away from them ({away['moves']} of {away['of']}) ms: p50 {away['p50_ms']} "
+                  f"p95 {away['p95_ms']} p99 {away['p99_ms']} max {away['max_ms']}")
     if r.get("timeline"):
         print("  second by second (moves done, slowest round trip ms): "
               + " ".join(f"{n}/{ms:g}" for n, ms in r["timeline"]))

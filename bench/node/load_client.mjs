@@ -8,6 +8,7 @@
 // It never ends silently: either it prints its figures and exits 0, or it exits non-zero with
 // a line on stderr saying why (a socket the server closed, a table it could not set up, a
 // table with no new view for --stall seconds, or nothing left to wait for).
+import { writeFileSync } from "node:fs";
 import WebSocket from "ws";
 import { pickMove } from "./policy.mjs";
 
@@ -28,6 +29,9 @@ const POLICY = args.policy || "random";
 const STALL_MS = +(args.stall || 120) * 1000;
 // --timeline 1: also print, second by second, the moves done and their slowest round trip.
 const TIMELINE = args.timeline === "1";
+// --rtts FILE: also write every measured round trip, "sent rtt" a line (sent: the wall clock in
+// s, rtt in ms), so that bench/load.py can tell those in the host's slow spells (host_canary.py).
+const RTTS = args.rtts || "";
 
 // Each table's sockets come from their own loopback address, as each household's would: the
 // server takes at most 64 sockets per address, and 20 five-seat tables, with the sockets of the
@@ -50,7 +54,7 @@ process.on("exit", (code) => {
 });
 const active = new Set(); // the tables being set up or played
 
-const stats = { measuring: false, done: 0, rtts: [], errors: {}, stale: 0, finished: 0, timeline: [] };
+const stats = { measuring: false, done: 0, rtts: [], sent: [], errors: {}, stale: 0, finished: 0, timeline: [] };
 let w0 = 0;
 let playing = false, stopping = false;
 // A seat's legal moves travel inside its prompt's choices (older servers sent them beside it):
@@ -158,6 +162,7 @@ class Table {
         if (stats.measuring) {
           const rtt = performance.now() - sent;
           stats.rtts.push(rtt);
+          if (RTTS) stats.sent.push(performance.timeOrigin + sent);
           stats.done++;
           if (TIMELINE) {
             const b = Math.floor((performance.now() - w0) / 1000);
@@ -294,6 +299,7 @@ const cpu = process.cpuUsage(cpu0);
 if (!GAMES) await new Promise((r) => setTimeout(r, 1000));
 stopping = true;
 summarized = true;
+if (RTTS) writeFileSync(RTTS, stats.rtts.map((r, i) => `${(stats.sent[i] / 1000).toFixed(4)} ${r.toFixed(3)}`).join("\n"));
 const rt = stats.rtts.sort((a, b) => a - b);
 const pct = (p) => rt.length ? +rt[Math.min(rt.length - 1, Math.floor(p * rt.length))].toFixed(2) : null;
 console.log(JSON.stringify({

@@ -26,4 +26,10 @@ def test_quick_load_with_the_node_client_plays_game_of_thrones_and_reports_its_o
     assert result["errors"] == 0, result["error_kinds"]
     assert result["moves_s"] > 0 and result["rtt_p99_ms"] > 0
     assert result["client_late_max_ms"] is not None and result["client_late_max_ms"] >= result["client_late_p99_ms"]
-    assert "the load client's own lateness" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "the load client's own lateness" in out
+    # the host's speed was watched in the window, and the round trips away from its slow spells
+    # are every measured round trip but those in a spell
+    assert result["canary_piece_ms"] > 0 and "the host's slow spells" in out
+    away = result["rtt_outside_spells"]
+    assert 0 < away["moves"] <= away["of"] and away["p50_ms"] <= away["max_ms"]
