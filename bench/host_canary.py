@@ -28,7 +28,8 @@ from dataclasses import dataclass
 SLOWER = 3.0  # a piece this many times its median is slow
 RUN = 3  # slow pieces in a row that make a spell
 GAP = 0.02  # s between two slow pieces of one spell
-CALIBRATE = 250  # pieces whose median is the usual time
+CALIBRATE = 250  # pieces whose median is the usual time (all of them in a shorter window)
+MIN_PIECES = 25  # fewer, and the usual time is not known well enough to call any piece slow
 
 
 def _piece() -> int:
@@ -79,9 +80,12 @@ class Canary:
             self.samples.append((wall, wall + took, took))
 
     def spells(self) -> list[Spell]:
-        if len(self.samples) < CALIBRATE:
+        """The slow spells; none in a window too short to know the usual time (a few pieces)."""
+        if not self.samples:
             return []
         self.median = statistics.median(s for _, _, s in self.samples[:CALIBRATE])
+        if len(self.samples) < MIN_PIECES:
+            return []
         return find_spells(self.samples, self.median)
 
     def summary(self) -> dict[str, float | int]:
