@@ -57,7 +57,6 @@ class Canary:
     def __init__(self, every: float = 0.004) -> None:
         self.every = every
         self.samples: list[tuple[float, float, float]] = []  # (start, end, seconds) on the wall clock
-        self.median = 0.0
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="host-canary", daemon=True)
         self._started = 0.0
@@ -79,11 +78,14 @@ class Canary:
             took = time.perf_counter() - t0
             self.samples.append((wall, wall + took, took))
 
+    @property
+    def median(self) -> float:
+        """A piece's usual time: the median of the first CALIBRATE pieces (0 before any)."""
+        first = [s for _, _, s in self.samples[:CALIBRATE]]
+        return statistics.median(first) if first else 0.0
+
     def spells(self) -> list[Spell]:
         """The slow spells; none in a window too short to know the usual time (a few pieces)."""
-        if not self.samples:
-            return []
-        self.median = statistics.median(s for _, _, s in self.samples[:CALIBRATE])
         if len(self.samples) < MIN_PIECES:
             return []
         return find_spells(self.samples, self.median)
