@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 
+from app.push_policy import parse_services
 from engines.registry import BUILTIN
 
 
@@ -30,7 +31,14 @@ class Settings:
     FINISHED_IDLE_SECONDS  the same for a finished table (sooner).
     CLOCK_POLL_SECONDS  how often the clock keeper looks for a time-out other processes set.
     PUSH_CONTACT  the contact given to push services with each Web Push ("mailto:..." or a URL).
-    PUSH_ALLOW_HTTP  "1": accept push endpoints on this machine over plain http (tests, trials).
+    PUSH_SERVICES  comma-separated host suffixes of the push services endpoints may be on
+                  (default: those of today's browsers, app/push_policy.py).
+    PUSH_TEST_PORT  tests and trials only: also accept https push endpoints on this machine at
+                  this one port (0: off).
+    PUSH_CA_FILE  tests and trials only: the certificates (PEM) trusted for push services
+                  instead of the system's.
+    STATS_TOKEN   when set, GET /api/stats answers only "Authorization: Bearer <it>"; unset, it
+                  answers only this machine's own requests that came through no proxy.
     DB_BUSY_SECONDS  how long a request waits for the database's write lock (SQLite) before
                   it is answered 503 "busy" with nothing changed.
     CACHE_MB      the estimated memory of the tables kept without an open socket is held under
@@ -63,7 +71,10 @@ class Settings:
     bot_think_seconds: float = field(default_factory=lambda: float(os.environ.get("BOT_THINK_SECONDS", "0.9")))
     clock_poll_seconds: float = field(default_factory=lambda: float(os.environ.get("CLOCK_POLL_SECONDS", "1")))
     push_contact: str = field(default_factory=lambda: os.environ.get("PUSH_CONTACT", "mailto:parlour@localhost"))
-    push_allow_http: bool = field(default_factory=lambda: os.environ.get("PUSH_ALLOW_HTTP", "") == "1")
+    push_services: tuple[str, ...] = field(default_factory=lambda: parse_services(os.environ.get("PUSH_SERVICES", "")))
+    push_test_port: int = field(default_factory=lambda: int(os.environ.get("PUSH_TEST_PORT") or "0"))
+    push_ca_file: str | None = field(default_factory=lambda: os.environ.get("PUSH_CA_FILE") or None)
+    stats_token: str | None = field(default_factory=lambda: os.environ.get("STATS_TOKEN") or None)
     max_frame_bytes: int = 64 * 1024
     chat_max_chars: int = 500
     failed_lookups_per_minute: int = 10

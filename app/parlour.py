@@ -65,7 +65,7 @@ class Parlour:
                              think_seconds=settings.bot_think_seconds)
         self.clocks = ClockKeeper(self.live, self.hub, self.mover, self.bot_pool,
                                   poll_seconds=settings.clock_poll_seconds, think_seconds=settings.bot_think_seconds)
-        self.pusher = Pusher(self.live, self.hub, settings.push_contact, allow_http=settings.push_allow_http)
+        self.pusher = Pusher(self.live, self.hub, settings)
 
     async def start(self) -> None:
         await self.journal.start()

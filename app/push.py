@@ -4,8 +4,14 @@ The server's VAPID key pair is made on first start and kept in the database (``s
 so every server process, and every restart, signs with the same key the browsers subscribed
 with. A seat's page may subscribe (the player asks for it); when the seat becomes awaited and it
 has no open socket on any server process, each of its subscriptions is sent one message,
-encrypted for the browser (RFC 8291, aes128gcm) by ``pywebpush``. Each subscription's
+encrypted for the browser (RFC 8291, aes128gcm, by ``pywebpush``). Each subscription's
 ``last_seq`` is claimed with a guarded update first, so two processes never both send it.
+
+Where pushes may go is ``app/push_policy.py``'s rule, checked when a browser subscribes and again
+before each send; ``app/push_client.py`` sends them. At most ``SENDING_AT_ONCE`` are on their way
+at a time; one more is dropped (and logged), not queued. A push that fails is logged and
+dropped; an endpoint whose push service answers 404 or 410 is forgotten (the protocol's "this
+subscription is gone").
 """
 
 from __future__ import annotations
@@ -13,27 +19,34 @@ from __future__ import annotations
 import asyncio
 import base64
 import binascii
-import ipaddress
 import logging
 import time
 from collections import OrderedDict
+from collections.abc import Coroutine
 from typing import Any
-from urllib.parse import urlsplit
 
+import aiohttp
 import orjson
 from sqlalchemy import delete, select, update
 from sqlalchemy.exc import IntegrityError
+from yarl import URL
 
+from app.config import Settings
 from app.errors import ApiError
 from app.hub import Connection, Hub
 from app.live import LiveTable, LiveTables
 from app.models import PushSubscription, ServerKey
+from app.push_client import PushClient
+from app.push_policy import MAX_ENDPOINT, PushPolicy, Refused
 
 log = logging.getLogger("parlour.push")
 KEY_NAME = "vapid_private_pem"
 SUBSCRIPTIONS_PER_SEAT = 8
 KNOWN_LIMIT = 50_000
 SUBSCRIBERS_TTL = 30.0
+SENDING_AT_ONCE = 8
+TTL_SECONDS = 24 * 3600  # how long a push service keeps a message for a browser that is offline
+VAPID_SECONDS = 12 * 3600
 
 
 def b64url(data: bytes) -> str:
@@ -44,20 +57,21 @@ def unb64url(text: str) -> bytes:
     return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
 
 
-def clean_subscription(raw: object, allow_http: bool) -> tuple[str, str, str]:
-    """(endpoint, p256dh, auth) of a browser's PushSubscription.toJSON(); 422 when malformed."""
+def clean_subscription(raw: object, policy: PushPolicy) -> tuple[str, str, str]:
+    """(endpoint, p256dh, auth) of a browser's PushSubscription.toJSON(); 422 when malformed or
+    when its endpoint is not a place pushes may go."""
     def bad(why: str) -> ApiError:
         return ApiError(422, "invalid_subscription", f"Invalid push subscription: {why}.")
 
     if not isinstance(raw, dict):
         raise bad("send the browser's subscription (endpoint and keys)")
     endpoint, keys = raw.get("endpoint"), raw.get("keys")
-    if not isinstance(endpoint, str) or len(endpoint) > 1024 or not isinstance(keys, dict):
-        raise bad("an endpoint (at most 1024 characters) and keys are needed")
-    parts = urlsplit(endpoint)
-    host = parts.hostname or ""
-    if parts.scheme != "https" and not (allow_http and parts.scheme == "http" and loopback(host)):
-        raise bad("the endpoint is an https address")
+    if not isinstance(endpoint, str) or len(endpoint) > MAX_ENDPOINT or not isinstance(keys, dict):
+        raise bad(f"an endpoint (at most {MAX_ENDPOINT} characters) and keys are needed")
+    try:
+        policy.endpoint(endpoint)
+    except Refused as exc:
+        raise bad(str(exc)) from None
     p256dh, auth = keys.get("p256dh"), keys.get("auth")
     try:
         point = unb64url(p256dh) if isinstance(p256dh, str) and len(p256dh) < 200 else b""
@@ -69,27 +83,21 @@ def clean_subscription(raw: object, allow_http: bool) -> tuple[str, str, str]:
     return endpoint, p256dh, auth  # type: ignore[return-value]
 
 
-def loopback(host: str) -> bool:
-    if host == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
-
-
 class Pusher:
-    def __init__(self, live: LiveTables, hub: Hub, contact: str, allow_http: bool = False) -> None:
+    def __init__(self, live: LiveTables, hub: Hub, settings: Settings) -> None:
         self.live = live
         self.hub = hub
-        self.contact = contact
-        self.allow_http = allow_http
+        self.contact = settings.push_contact
+        self.policy = PushPolicy(settings.push_services, settings.push_test_port)
+        self.client = PushClient(self.policy, settings.push_ca_file)
         self.vapid: Any = None
         self.public_key = ""
         self._awaited: OrderedDict[int, tuple[int, frozenset[int]]] = OrderedDict()
         self._tasks: set[asyncio.Task[Any]] = set()
         self._subscribers: OrderedDict[int, tuple[float, frozenset[int]]] = OrderedDict()
-        self.sent = 0
+        self.sending = 0
+        # What became of the pushes, for the host (GET /api/stats, which the public cannot read).
+        self.sent = self.failed = self.refused = self.dropped = self.forgotten = 0
         hub.extras.append(self._on_change)
 
     async def start(self) -> None:
@@ -116,11 +124,18 @@ class Pusher:
     async def stop(self) -> None:
         if self._tasks:
             await asyncio.wait(set(self._tasks), timeout=5)
+        for task in list(self._tasks):
+            task.cancel()
+        await self.client.close()
+
+    def stats(self) -> dict[str, int]:
+        return {"sent": self.sent, "failed": self.failed, "refused": self.refused, "dropped": self.dropped,
+                "forgotten": self.forgotten, "sending": self.sending}
 
     # -- subscriptions -------------------------------------------------------------------------
 
     async def subscribe(self, player_id: int, raw: object, table_id: int | None = None) -> None:
-        endpoint, p256dh, auth = clean_subscription(raw, self.allow_http)
+        endpoint, p256dh, auth = clean_subscription(raw, self.policy)
         self._subscribers.pop(table_id or 0, None)  # read again at the next turn
         async with self.live.sessions() as s, s.begin():
             rows = (await s.scalars(select(PushSubscription).where(PushSubscription.player_id == player_id))).all()
@@ -134,7 +149,7 @@ class Pusher:
             s.add(PushSubscription(player_id=player_id, endpoint=endpoint, p256dh=p256dh, auth=auth, last_seq=-1))
 
     async def unsubscribe(self, player_id: int, endpoint: object) -> bool:
-        if not isinstance(endpoint, str):
+        if not isinstance(endpoint, str) or "\x00" in endpoint or len(endpoint) > MAX_ENDPOINT:
             raise ApiError(422, "invalid_subscription", "Name the endpoint to stop notifying.")
         async with self.live.sessions() as s, s.begin():
             res = await s.execute(delete(PushSubscription).where(PushSubscription.player_id == player_id,
@@ -165,9 +180,12 @@ class Pusher:
         connected = self.hub.connected(live.id)
         away = [p.id for p in live.players if p.seat in fresh and p.id not in connected]
         if away:
-            task = asyncio.create_task(self._notify_away(live, away, live.seq))
-            self._tasks.add(task)
-            task.add_done_callback(self._tasks.discard)
+            self._spawn(self._notify_away(live, away, live.seq))
+
+    def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.create_task(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
 
     async def _notify_away(self, live: LiveTable, player_ids: list[int], seq: int) -> None:
         subscribed = await self._subscribed(live)
@@ -193,7 +211,8 @@ class Pusher:
         return found
 
     async def notify(self, live: LiveTable, player_id: int, seq: int) -> int:
-        """Send "your turn" to each of the player's subscriptions not yet sent one at ``seq``."""
+        """Start sending "your turn" to each of the player's subscriptions not yet sent one at
+        ``seq``; the number started."""
         if self.vapid is None:
             return 0
         async with self.live.sessions() as s:
@@ -202,33 +221,60 @@ class Pusher:
             "title": f"Your turn — {live.engine.title}",
             "body": f"Table {live.code}: the others await your move.",
             "code": live.code, "seq": seq, "url": f"/?open={live.code}",
-        }).decode()
-        sent = 0
+        })
+        started = 0
         for sub in subs:
+            if self.sending >= SENDING_AT_ONCE:  # a host's pushes are few; so many at once is a fault
+                self.dropped += 1
+                log.warning("a push was dropped: %d are still being sent", self.sending)
+                continue
             async with self.live.sessions() as s, s.begin():
                 claimed = await s.execute(update(PushSubscription).where(
                     PushSubscription.id == sub.id, PushSubscription.last_seq < seq).values(last_seq=seq))
             if claimed.rowcount != 1:
                 continue  # sent already, by this process or another
-            if await self._send(sub, payload):
-                sent += 1
-        self.sent += sent
-        return sent
+            self.sending += 1
+            self._spawn(self._send(sub.id, sub.endpoint, sub.p256dh, sub.auth, payload))
+            started += 1
+        return started
 
-    async def _send(self, sub: PushSubscription, payload: str) -> bool:
-        from pywebpush import WebPushException, webpush
-
-        info = {"endpoint": sub.endpoint, "keys": {"p256dh": sub.p256dh, "auth": sub.auth}}
+    async def _send(self, sub_id: int, endpoint: str, p256dh: str, auth: str, payload: bytes) -> None:
+        host = "?"
         try:
-            await asyncio.to_thread(webpush, info, payload, vapid_private_key=self.vapid,
-                                    vapid_claims={"sub": self.contact}, ttl=24 * 3600, timeout=10)
-            return True
-        except WebPushException as exc:
-            status = exc.response.status_code if exc.response is not None else None
-            if status in (404, 410):  # the browser dropped the subscription: forget it
-                async with self.live.sessions() as s, s.begin():
-                    await s.execute(delete(PushSubscription).where(PushSubscription.id == sub.id))
-            log.info("a push was refused (%s)", status)
-        except Exception as exc:
-            log.info("a push could not be sent: %s", exc)
-        return False
+            # Checked again: the rule may have changed since it was stored, or it predates the rule.
+            url = self.policy.endpoint(endpoint)
+            host = url.raw_host or "?"
+            status = await self.client.post(url, *self._message(url, p256dh, auth, payload))
+        except Refused as exc:
+            self.refused += 1
+            log.warning("a push to %s was refused: %s", host, exc)
+            return
+        except (aiohttp.ClientError, OSError, TimeoutError) as exc:
+            self.failed += 1
+            log.info("a push to %s could not be sent: %s", host, exc.__class__.__name__)
+            return
+        except Exception:  # a fault of ours must not end the sending of the others
+            self.failed += 1
+            log.exception("a push to %s failed", host)
+            return
+        finally:
+            self.sending -= 1
+        if 200 <= status < 300:
+            self.sent += 1
+            return
+        self.failed += 1
+        log.info("a push to %s was answered %d", host, status)
+        if status in (404, 410):  # the browser dropped the subscription: forget it
+            async with self.live.sessions() as s, s.begin():
+                await s.execute(delete(PushSubscription).where(PushSubscription.id == sub_id))
+            self.forgotten += 1
+
+    def _message(self, url: URL, p256dh: str, auth: str, payload: bytes) -> tuple[bytes, dict[str, str]]:
+        """The encrypted body and the headers of one push (RFC 8030, 8291 and 8292)."""
+        from pywebpush import WebPusher
+
+        body = WebPusher({"endpoint": str(url), "keys": {"p256dh": p256dh, "auth": auth}}).encode(payload)["body"]
+        claims = {"sub": self.contact, "aud": str(url.origin()), "exp": int(time.time()) + VAPID_SECONDS}
+        headers = {"TTL": str(TTL_SECONDS), "Content-Encoding": "aes128gcm",
+                   "Content-Type": "application/octet-stream", **self.vapid.sign(claims)}
+        return body, headers

@@ -10,7 +10,8 @@ from fastapi import APIRouter, Depends, Request
 from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 
-from app.errors import ApiError, not_found
+from app.errors import not_found
+from app.host_access import require_host
 from app.live import LiveTable, PlayerInfo
 from app.parlour import JSON, Parlour, ParlourDep, client_id
 from app.rooms import Rooms
@@ -211,8 +212,11 @@ async def table_static(code: str, request: Request, parlour: ParlourDep) -> Any:
 
 
 @router.get("/stats")
-async def server_stats(parlour: ParlourDep) -> JSON:
-    """How this server process is doing: recent move times, commit batching, the table cache."""
+async def server_stats(parlour: ParlourDep, request: Request) -> JSON:
+    """How this server process is doing: recent move times, commit batching, the table cache,
+    pushes. For the host only: asked from the server's own machine (through no proxy), or with
+    ``Authorization: Bearer <STATS_TOKEN>`` (then only so); 403 otherwise."""
+    require_host(request, parlour.settings.stats_token)
     journal = parlour.journal
     return {"moves": parlour.mover.times.summary(),
             "commits": {"batches": journal.batches, "moves": journal.moves, "on_loop": journal.on_loop,
@@ -223,14 +227,13 @@ async def server_stats(parlour: ParlourDep) -> JSON:
             "tables_in_memory": len(parlour.live.cached_ids()),
             "cache": parlour.live.stats(),
             "connections": sum(len(r) for r in parlour.hub.rooms.values()),
-            "clock_timeouts_played": parlour.clocks.played, "pushes_sent": parlour.pusher.sent,
-            "bots": parlour.bots.stats()}
+            "clock_timeouts_played": parlour.clocks.played,
+            "pushes": parlour.pusher.stats(), "bots": parlour.bots.stats()}
 
 
 @router.post("/stats/reset", include_in_schema=False)
 async def reset_stats(parlour: ParlourDep, request: Request) -> JSON:
-    if request.client is None or request.client.host not in ("127.0.0.1", "::1"):
-        raise ApiError(403, "forbidden", "Only the server's own machine may reset its statistics.")
+    require_host(request, parlour.settings.stats_token)
     parlour.mover.times.reset()
     parlour.journal.write_times.reset()
     parlour.loop_lag.lateness.reset()

@@ -24,6 +24,7 @@ from engines.registry import load_engines
 from tests.conftest import make_settings
 from tests.support.play import join
 from tests.support.server import TALLY
+from tests.support.stats import own_stats
 
 FISCHER = {"kind": "fischer", "seconds": 600, "increment": 5, "on_timeout": "pass"}
 
@@ -182,7 +183,7 @@ def test_a_time_out_passes_through_the_move_path_and_the_record_still_verifies(b
 
 def bots_decided(client: Any) -> dict[str, int]:
     """The bot pool's answers, by who asked: "seat" (a bot holding a seat) or "clock" (a time-out)."""
-    return dict(client.get("/api/stats").json()["bots"]["decided"])
+    return dict(own_stats(client)["bots"]["decided"])
 
 
 def test_a_bot_from_the_bot_workers_plays_for_the_seat_whose_time_ran_out(c: Any) -> None:

@@ -15,6 +15,7 @@ from fastapi.testclient import TestClient
 from app.main import create_app
 from tests.conftest import make_settings
 from tests.support.play import awaited_token, moves_of, play_one, started_table
+from tests.support.stats import own_stats
 
 LATER = 10**7  # seconds: far past any idle limit
 
@@ -167,7 +168,7 @@ def test_idle_limits_finished_tables_sooner_and_the_memory_budget(app_client):
     assert sweep(c, 0) == 1
     assert live.cached(ids[1]) is None and live.cached(ids[2]) is not None
     assert c.get(f"/api/tables/{t_play['code']}").json()["seq"] == 1  # loaded again
-    stats = c.get("/api/stats").json()["cache"]
+    stats = own_stats(c)["cache"]
     assert stats["evicted"] == 2 and stats["cached"] >= 1
 
 
