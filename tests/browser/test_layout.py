@@ -90,11 +90,13 @@ MEASURE_JS = """(screenWidth) => {
   const out = { scrollWidth: document.documentElement.scrollWidth, innerWidth, innerHeight,
                 height: document.documentElement.scrollHeight, outside: [], small: [], broken: [], legend: [] };
   if (out.scrollWidth > screenWidth) {  // who sticks out
-    out.wide = [...document.querySelectorAll('main *')].filter((e) => shown(e) && e.getBoundingClientRect().right > screenWidth + 1)
-      .slice(-3).map((e) => `${name(e)} ends at ${px(e.getBoundingClientRect().right)} px`);
+    out.wide = [...document.querySelectorAll('main *')]
+      .filter((e) => shown(e) && e.getBoundingClientRect().right > screenWidth + 1).slice(-3)
+      .map((e) => `${name(e)} ends at ${px(e.getBoundingClientRect().right)} px`);
   }
   // form controls inside their fieldset and their card
-  const controls = [...document.querySelectorAll('main input:not([type=hidden]), main select, main textarea, main button')].filter(shown);
+  const controls = [...document.querySelectorAll('main :is(input:not([type=hidden]), select, textarea, button)')]
+    .filter(shown);
   for (const c of controls) {
     const r = c.getBoundingClientRect();
     for (const box of [c.closest('fieldset'), c.closest('.card')]) {
@@ -227,14 +229,19 @@ def error_in_view(page: Page, field: str, invalid: bool = True) -> list[str]:
       const err = [...document.querySelectorAll('main .error')].find((e) => e.getBoundingClientRect().height > 0);
       if (!err) return ['no error is shown'];
       const r = err.getBoundingClientRect();
-      if (r.top < 0 || r.bottom > innerHeight) problems.push(`the error is at ${Math.round(r.top + scrollY)} px, out of the viewport (${innerHeight} px high, scrolled to ${Math.round(scrollY)})`);
+      if (r.top < 0 || r.bottom > innerHeight) {
+        problems.push(`the error is at ${Math.round(r.top + scrollY)} px, out of the viewport `
+                      + `(${innerHeight} px high, scrolled to ${Math.round(scrollY)})`);
+      }
       const input = document.querySelector(field);
       const f = input.getBoundingClientRect();
       const gap = Math.max(f.top - r.bottom, r.top - f.bottom, 0);
       if (gap > 80) problems.push(`the error is ${Math.round(gap)} px away from its field`);
-      if (!err.closest('[role=alert], [aria-live]')) problems.push('the error is not announced (no role=alert nor aria-live)');
-      if (document.activeElement !== input) problems.push(`the focus is on ${document.activeElement.tagName}, not the field`);
-      if (!(input.getAttribute('aria-describedby') || '').split(' ').includes(err.id)) problems.push('the field is not described by the error');
+      if (!err.closest('[role=alert], [aria-live]')) problems.push('the error is not announced (no alert, aria-live)');
+      const focused = document.activeElement;
+      if (focused !== input) problems.push(`the focus is on ${focused.tagName}, not the field`);
+      const described = (input.getAttribute('aria-describedby') || '').split(' ');
+      if (!described.includes(err.id)) problems.push('the field is not described by the error');
       if (invalid && input.getAttribute('aria-invalid') !== 'true') problems.push('the field is not marked invalid');
       return problems;
     }""", [field, invalid]))
