@@ -153,6 +153,8 @@ def open_page(page: Page, base: str, path: str) -> None:
     if path.startswith("/seat/"):
         page.wait_for_function("() => document.querySelector('#gathered li .presence, #gathered li .badge.bot')")
     page.evaluate("() => document.fonts.ready")
+    # what a page folds away is measured unfolded (the founding options)
+    page.evaluate("() => document.querySelectorAll('main details').forEach((d) => { d.open = true; })")
 
 
 @pytest.fixture(scope="module")
