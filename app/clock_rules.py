@@ -15,9 +15,19 @@ seat back. Its clock stops when the bot takes the seat (what ran until then is s
 moves cost nothing and earn no increment, and it is never timed out; when the player is back
 and the seat is awaited, the clock runs again from that moment.
 
+A take-back (app/takeback.py) returns every seat's clock to what it showed after the entry it
+returns to, as if the moves taken back had never been played while the time still passed: their
+increments are gone, a clock they stopped runs again from when its seat's decision began (the
+time since is charged to it), and a clock they started stands again where it stood. So the state
+keeps, for the entries a take-back may still return to, the clocks after each (``points``): from
+the entry before the latest seat's run of entries on, a take-back never reaching before another
+seat's entry, nor before a time-out's move (which ends the turn). A seat that changed hands
+since the point keeps its clock as it stands: a bot's stillness is not the player's to undo.
+
 The state is plain JSON (stored in the ``clocks`` row): ``remaining`` ms per seat (fischer),
 ``since`` the moment each awaited seat's wait began, ``at`` the last move's moment, ``held``
-the seats bots hold, and the last few time-outs (what every seat is told happened).
+the seats bots hold, the last few time-outs (what every seat is told happened), and, where the
+game lets moves be taken back, ``run`` (the seat of the latest entry) and its ``points``.
 """
 
 from __future__ import annotations
@@ -33,6 +43,7 @@ KINDS = ("fischer", "deadline")
 ON_TIMEOUT = ("pass", "bot_easy", "bot_good")
 MAX_SECONDS = 30 * 24 * 3600
 TIMEOUTS_KEPT = 20
+POINTS_KEPT = 64  # take-back points of one run kept at most (a London turn is about 20 entries)
 
 
 @dataclass(frozen=True)
@@ -137,34 +148,53 @@ def hand_over(settings: ClockSettings, state: Mapping[str, Any], held: Iterable[
 
 def advance(settings: ClockSettings, state: Mapping[str, Any], moves: Iterable[tuple[int, int, datetime]],
             awaiting: Iterable[int], flagged: Mapping[int, int] | None = None,
-            taken_back: Iterable[int] = ()) -> dict[str, Any]:
+            taken_back: Mapping[int, int] | None = None, points: bool = False) -> dict[str, Any]:
     """The clocks after the stored moves (seq, seat, moment), oldest first; ``awaiting``: the
     seats awaited after the last of them. ``flagged`` maps the seq of a move the clock keeper
-    played on a time-out to its seat: that seat's time is spent. ``taken_back``: the seqs of
-    take-back entries, which spend time like a move but earn no increment.
+    played on a time-out to its seat: that seat's time is spent. ``taken_back`` maps the seq of
+    each take-back entry to the entry it returns to: the clocks return to their point there (see
+    the module's notes). ``points``: does the game let moves be taken back (keep the points)?
 
     Between two moves only the movers are known, not who became awaited: a seat that moves
     without a running clock is charged from the previous move (exact in turn-by-turn play, and
-    for the one move a process can store before it writes the clocks)."""
+    for the one move a process can store before it writes the clocks). A point kept between two
+    such moves lacks the seats awaited then; returning to it, they are charged from its moment."""
     remaining: dict[str, int] = dict(state.get("remaining", {}))
     since: dict[str, str] = dict(state.get("since", {}))
     timeouts: list[dict[str, Any]] = list(state.get("timeouts", []))
     at = parse_stamp(state["at"]) if state.get("at") else None
     increment = int(settings.increment * 1000)
     flagged = flagged or {}
-    no_bonus = set(taken_back)
+    back = taken_back or {}
     bots = held_by_bots(state)
+    marks: dict[str, dict[str, Any]] = dict(state.get("points", {})) if points else {}
+    run = state.get("run") if points else None
+    last = None
     for seq, seat, when in moves:
-        bonus = 0 if seq in no_bonus or seat in bots else increment
         key = str(seat)
-        began = parse_stamp(since.pop(key)) if key in since else (at or when)
-        spent = 0 if seat in bots else max(0, ms_between(began, when))  # a bot's clock stands still
-        if seq in flagged and flagged[seq] == seat:
-            spent = remaining.get(key, 0)
-            timeouts = [*timeouts, {"seq": seq, "seat": seat, "action": settings.on_timeout}][-TIMEOUTS_KEPT:]
-        if settings.kind == "fischer":
-            remaining[key] = max(0, remaining.get(key, 0) - spent) + bonus
-        at = when
+        if points and seat != run:  # another seat's entry: no take-back reaches before it
+            marks = {str(seq - 1): point(remaining, since, at, bots)} if at is not None else {}
+            run = seat
+        mark = marks.get(str(back[seq])) if seq in back else None
+        if mark is not None:
+            remaining, since, at = restore(mark, remaining, since, at, bots)
+            marks = {k: v for k, v in marks.items() if int(k) <= back[seq]}
+        else:  # a move; or a take-back past the points kept (charged like a move, without increment)
+            bonus = 0 if seq in back or seat in bots else increment
+            began = parse_stamp(since.pop(key)) if key in since else (at or when)
+            spent = 0 if seat in bots else max(0, ms_between(began, when))  # a bot's clock stands still
+            if seq in flagged and flagged[seq] == seat:
+                spent = remaining.get(key, 0)
+                timeouts = [*timeouts, {"seq": seq, "seat": seat, "action": settings.on_timeout}][-TIMEOUTS_KEPT:]
+                marks = {}  # a time-out's move ends the turn: nothing up to it is taken back
+            if settings.kind == "fischer":
+                remaining[key] = max(0, remaining.get(key, 0) - spent) + bonus
+            at = when
+        if points:
+            marks[str(seq)] = point(remaining, since, at, bots)
+            while len(marks) > POINTS_KEPT:
+                del marks[min(marks, key=int)]
+        last = seq
     if at is not None:
         waiting = {str(s) for s in awaiting}
         for key in [k for k in since if k not in waiting]:  # no longer awaited without moving
@@ -174,8 +204,40 @@ def advance(settings: ClockSettings, state: Mapping[str, Any], moves: Iterable[t
         for key in waiting:
             if int(key) not in bots:
                 since.setdefault(key, stamp(at))
-    return {"remaining": remaining, "since": since, "at": stamp(at) if at else state.get("at"),
-            "timeouts": timeouts, "held": sorted(bots)}
+        if last is not None and str(last) in marks:  # the latest point, with the seats awaited after it
+            marks[str(last)] = point(remaining, since, at, bots)
+    out = {"remaining": remaining, "since": since, "at": stamp(at) if at else state.get("at"),
+           "timeouts": timeouts, "held": sorted(bots)}
+    if points:
+        out.update(run=run, points=marks)
+    return out
+
+
+def point(remaining: Mapping[str, int], since: Mapping[str, str], at: datetime | None,
+          bots: Iterable[int]) -> dict[str, Any]:
+    """The clocks after an entry, as a take-back returns to them."""
+    return {"remaining": dict(remaining), "since": dict(since), "at": stamp(at) if at else None,
+            "held": sorted(bots)}
+
+
+def restore(mark: Mapping[str, Any], remaining: Mapping[str, int], since: Mapping[str, str],
+            at: datetime | None, bots: set[int]) -> tuple[dict[str, int], dict[str, str], datetime | None]:
+    """The clocks (remaining, since, the last entry's moment) at a point again. A seat a bot
+    holds now, or held then, keeps its clock as it stands: the time it stood still, or ran since
+    its player came back, is not what the take-back undoes."""
+    out_remaining: dict[str, int] = dict(mark.get("remaining", {}))
+    out_since: dict[str, str] = dict(mark.get("since", {}))
+    kept = bots | {int(s) for s in mark.get("held", [])}
+    for key in {*remaining, *since, *out_remaining, *out_since}:
+        if int(key) not in kept:
+            continue
+        out_remaining.pop(key, None)
+        out_since.pop(key, None)
+        if key in remaining:
+            out_remaining[key] = remaining[key]
+        if key in since:
+            out_since[key] = since[key]
+    return out_remaining, out_since, parse_stamp(mark["at"]) if mark.get("at") else at
 
 
 def seat_due(settings: ClockSettings, state: Mapping[str, Any], seat: int) -> datetime | None:

@@ -3,7 +3,9 @@ to every connection, and plays a seat's move when its time runs out.
 
 The ``clocks`` row is the truth, written after each move with a guard (``seq`` only grows), so a
 restarted server, or another server process, reads the clocks where they stood; moves stored
-that the row does not hold yet are charged from their stored moments (``clock_rules.advance``).
+that the row does not hold yet are charged from their stored moments (``clock_rules.advance``),
+a take-back returning the clocks to the point it returns to, and a time-out's move (its stored
+log line says so, app/takeback.py) spending its seat's time.
 
 A time-out is a move like any other: the keeper chooses it (a pass or the first listed move, or
 a bot's choice from the server's bot pool, app/bot_pool.py, as for a bot holding a seat) and
@@ -29,7 +31,7 @@ from datetime import datetime
 from typing import Any
 
 import orjson
-from sqlalchemy import select, update
+from sqlalchemy import Text, cast, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app import background
@@ -41,7 +43,7 @@ from app.hub import Connection, Hub
 from app.live import LiveTable, LiveTables
 from app.models import GameTable, MoveRecord, TableClock, utcnow
 from app.mover import Mover
-from app.takeback import is_take_back
+from app.takeback import TAKE_BACK_KEY, is_take_back, offers_take_backs, timed_out
 
 log = logging.getLogger("parlour.clocks")
 PASS_TYPES = ("pass", "skip", "decline", "end_turn", "done")
@@ -92,7 +94,6 @@ class ClockKeeper:
         self._known: OrderedDict[int, Clock | None] = OrderedDict()
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         self._expiring: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
-        self._flagged: dict[int, dict[int, int]] = {}  # table -> {seq: seat} played on a time-out
         self._tasks: set[asyncio.Task[Any]] = set()
         self._loop: asyncio.Task[None] | None = None
         self._wake = asyncio.Event()
@@ -203,7 +204,8 @@ class ClockKeeper:
                     state = rules.begin(settings, seats, first, started or self.now(), held)
                     seq = 0
                 moves = (await s.execute(
-                    select(MoveRecord.seq, MoveRecord.seat, MoveRecord.created_at, MoveRecord.move)
+                    select(MoveRecord.seq, MoveRecord.seat, MoveRecord.created_at, MoveRecord.move,
+                           cast(MoveRecord.events, Text).label("events"))  # as stored: see timed_out
                     .where(MoveRecord.table_id == table_id, MoveRecord.seq > seq, MoveRecord.seq <= target)
                     .order_by(MoveRecord.seq))).all()
                 if moves and moves[-1].seq == target:
@@ -215,8 +217,10 @@ class ClockKeeper:
                         if bot_moved is not None:
                             state = rules.hand_over(settings, state, rules.held_by_bots(state) | {seat}, (), bot_moved)
                     state = rules.advance(settings, state, [(m.seq, m.seat, m.created_at) for m in moves],
-                                          awaiting, self._flagged.get(table_id),
-                                          taken_back=[m.seq for m in moves if is_take_back(m.move)])
+                                          awaiting, flagged={m.seq: m.seat for m in moves if timed_out(m.events)},
+                                          taken_back={m.seq: m.move[TAKE_BACK_KEY] for m in moves
+                                                      if is_take_back(m.move)},
+                                          points=offers_take_backs(live.engine))
                     seq = target
                 elif target == 0:
                     seq = 0
@@ -234,13 +238,8 @@ class ClockKeeper:
                     seq, state = row.seq, dict(row.state)
                 else:
                     self._wake.set()
-        flagged = self._flagged.get(table_id)
-        if flagged:
-            for done in [k for k in flagged if k <= seq]:
-                del flagged[done]
-            if not flagged:
-                del self._flagged[table_id]
-        clock = Clock(settings, state, seq)
+        # The take-back points stay in the row: what is remembered here only shows and times out.
+        clock = Clock(settings, {k: v for k, v in state.items() if k != "points"}, seq)
         self._remember(table_id, clock)
         return clock
 
@@ -295,11 +294,9 @@ class ClockKeeper:
             game = live.game
             encoded = orjson.dumps(engine.encode(live.state)) if level != "pass" and plays_bots(engine) else None
         move = await self._choose(game, encoded, seat, level, legal)
-        self._flagged.setdefault(table_id, {})[seq + 1] = seat
-        try:
-            await self.mover.play(live, player, seq, move)
-        except ApiError as err:  # another process played it, or a move came first
-            self._flagged.get(table_id, {}).pop(seq + 1, None)
+        try:  # stored marked as a time-out's: it spends the seat's time, and is never taken back
+            await self.mover.play(live, player, seq, move, timeout=True)
+        except ApiError as err:  # another process played it, or a move or a take-back came first
             log.info("time-out of seat %s at table %s, seq %s, not played: %s", seat, table_id, seq, err.error)
             return False
         self.played += 1

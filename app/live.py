@@ -33,7 +33,7 @@ from sqlalchemy import Text, cast, select
 from sqlalchemy.ext.asyncio import async_sessionmaker
 
 from app.models import GameTable, HandoverVote, MoveRecord, Player, SeatChange, Snapshot
-from app.takeback import TakeBackGap, TurnChain, capture_points, chain_after, is_take_back, restore
+from app.takeback import TakeBackGap, TurnChain, capture_points, chain_after, is_take_back, restore, timed_out
 from engines.base import Engine, Event, new_game
 
 SEAT_REF = re.compile(r"\{seat:(\d+)\}")
@@ -210,8 +210,9 @@ class LiveTable:
                     raise LookupError(f"move {seq} does not follow move {self.seq}")
                 if is_take_back(move):
                     self.state, self.chain = restore(self.engine, self.chain, seat, move["undo"])
-                else:
-                    chain = chain_after(self.engine, self.chain, self.state, seq, seat, move, keep)
+                else:  # a time-out's move ends the turn chain (app/takeback.py)
+                    chain = None if timed_out(events) else chain_after(self.engine, self.chain, self.state, seq,
+                                                                       seat, move, keep)
                     self.engine.play(self.state, seat, move)
                     self.chain = chain
                 self.seq = seq

@@ -21,7 +21,7 @@ from app.hub import Hub
 from app.journal import Journal, MoveWrite
 from app.live import LiveTable, LiveTables, PlayerInfo, encode_events
 from app.metrics import RecentTimes, now
-from app.takeback import TurnChain, can_take_back, chain_after, restore, take_back_entry
+from app.takeback import TurnChain, can_take_back, chain_after, restore, take_back_entry, time_out_line
 from engines.base import IllegalMove, canonical_move
 
 log = logging.getLogger("parlour.mover")
@@ -44,11 +44,12 @@ class Mover:
         self.hub = hub
         self.snapshot_every = max(1, snapshot_every)
 
-    async def play(self, live: LiveTable, player: PlayerInfo, seq: object, move: object, bot: bool = False) -> int:
-        """Apply ``move`` for ``player`` (``bot``: for the bot playing its seat) if it is legal
-        at ``seq``; return the new seq."""
+    async def play(self, live: LiveTable, player: PlayerInfo, seq: object, move: object, bot: bool = False,
+                   timeout: bool = False) -> int:
+        """Apply ``move`` for ``player`` (``bot``: for the bot playing its seat; ``timeout``: for the
+        clock, the seat's time having run out) if it is legal at ``seq``; return the new seq."""
         marks = [now()]
-        new_seq = await self._play(live.id, player.token_hash, seq, move, bot, marks)
+        new_seq = await self._play(live.id, player.token_hash, seq, move, bot, marks, timeout)
         ended = now()
         parts = None
         if len(marks) == 4:  # held, applied, stored: the rest is publishing
@@ -58,7 +59,7 @@ class Mover:
         return new_seq
 
     async def _play(self, table_id: int, token_hash: str, seq: object, move: object, bot: bool,
-                    marks: list[float]) -> int:
+                    marks: list[float], timeout: bool = False) -> int:
         """``play``'s work; ``marks`` gets the moments the table was held, the move applied and
         stored (app/metrics.py's parts)."""
         if not isinstance(seq, int) or isinstance(seq, bool):
@@ -95,7 +96,7 @@ class Mover:
                 raise ApiError(422, "not_your_turn", f"It is not your turn: the table awaits {who}.")
             live.pending = True
             try:
-                write, chain = self._apply(live, seat, move)
+                write, chain = self._apply(live, seat, move, timeout)
             except ApiError:
                 await self._undo(live)
                 raise
@@ -165,11 +166,15 @@ class Mover:
             me = live.player_by_hash(player.token_hash)
             if me is None or me.seat is None:
                 raise ApiError(403, "no_seat", "You have no seat at this table.")
+            if me.bot is not None:  # refused like the player's moves while a bot plays the seat
+                raise ApiError(409, "seat_changed_hands", "A bot plays this seat now: open your seat's page to "
+                               "take it back.")
             seat = me.seat
             if not can_take_back(live.chain, seat):
                 raise ApiError(409, "cannot_undo", "There is nothing of yours to take back: a move that "
                                "revealed something (a card drawn, a card turned up), another player's "
-                               "move or the end of your turn stands.")
+                               "move, a move played when your time ran out or the end of your turn "
+                               "stands.")
             chain = live.chain
             assert chain is not None
             target = chain.target()
@@ -189,11 +194,13 @@ class Mover:
                                "Try again.") from None
             return await self._store(live, seq, write, rest, "take-back")
 
-    def _apply(self, live: LiveTable, seat: int, move: dict[str, Any]) -> tuple[MoveWrite, TurnChain | None]:
+    def _apply(self, live: LiveTable, seat: int, move: dict[str, Any],
+               timeout: bool = False) -> tuple[MoveWrite, TurnChain | None]:
         """Play the move on the cached state and encode what is stored; the caller undoes it
-        if anything here fails. Also the turn chain the move leaves (app/takeback.py)."""
+        if anything here fails. Also the turn chain the move leaves (app/takeback.py): none after
+        a time-out's move, which is never taken back (its log line marks it so when stored)."""
         engine = live.engine
-        chain = chain_after(engine, live.chain, live.state, live.seq + 1, seat, move)
+        chain = None if timeout else chain_after(engine, live.chain, live.state, live.seq + 1, seat, move)
         try:
             events = engine.play(live.state, seat, move)
         except IllegalMove as exc:  # the state is as it was
@@ -207,6 +214,8 @@ class Mover:
             seq = live.seq + 1
             result = engine.result(live.state)
             encoded = encode_events(events)
+            if timeout:
+                encoded.insert(0, time_out_line(seat))
             canonical = canonical_move(engine, move)
             if chain is not None:  # the chain replays the stored form
                 chain.moves[-1] = (seq, canonical)

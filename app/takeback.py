@@ -12,6 +12,11 @@ row whose move is ``{"undo": T}`` (engine moves always have a "type"; this has n
 "the state is again the one after entry T". Everything that replays stored moves (loading a
 table, catching up with another process, ``parlour verify``, replays) follows the history
 through ``History``.
+
+A move the clock played when a seat's time ran out (app/clocks.py) is never taken back, nor is
+anything before it: it ends the turn chain. Its stored log opens with a line saying whose time
+ran out, which also marks it (``time_out_line``), so every process, and a load after a restart,
+knows it from the stored entry alone.
 """
 
 from __future__ import annotations
@@ -25,6 +30,7 @@ import orjson
 from engines.base import Engine, Move
 
 TAKE_BACK_KEY = "undo"
+TIME_OUT_KEY = "timeout"
 
 
 class TakeBackGap(LookupError):
@@ -43,6 +49,33 @@ def take_back_entry(target: int) -> dict[str, int]:
 def reversible(engine: Engine, state: Any, seat: int, move: Move) -> bool:
     method = getattr(engine, "reversible", None)
     return bool(method(state, seat, move)) if method is not None else False
+
+
+def offers_take_backs(engine: Engine) -> bool:
+    """May any of the game's moves be taken back (a ``reversible`` of its own, not the kit's no)?"""
+    from engines.kit.engine import KitEngine
+
+    method = getattr(type(engine), "reversible", None)
+    return method is not None and method is not getattr(KitEngine, "reversible", None)
+
+
+def time_out_line(seat: int) -> dict[str, Any]:
+    """The log line opening a move the clock played for ``seat``; its key marks the entry."""
+    return {"text": "{seat:%d}'s time ran out" % seat, TIME_OUT_KEY: True}  # noqa: UP031 -- literal braces
+
+
+def timed_out(events: str | bytes | Sequence[Any] | None) -> bool:
+    """Was this stored entry (its events: the stored JSON text, or parsed) played by the clock
+    on a time-out? Engines' log lines hold only "text" and "private", so the text is parsed only
+    when the key is in it."""
+    if events is None:
+        return False
+    if isinstance(events, (str, bytes)):
+        needle = f'"{TIME_OUT_KEY}"'
+        if (needle.encode() if isinstance(events, bytes) else needle) not in events:
+            return False
+        events = orjson.loads(events)
+    return any(type(ev) is dict and ev.get(TIME_OUT_KEY) is True for ev in events)
 
 
 @dataclass(slots=True)

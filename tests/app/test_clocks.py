@@ -18,15 +18,17 @@ import httpx
 import pytest
 
 from app import clock_rules as rules
+from app.config import Settings
 from app.models import utcnow
 from app.record import verify_record
 from engines.registry import load_engines
-from tests.conftest import make_settings
 from tests.support.play import join
 from tests.support.server import TALLY
 from tests.support.stats import own_stats
 
 FISCHER = {"kind": "fischer", "seconds": 600, "increment": 5, "on_timeout": "pass"}
+LONDON = "engines.london:ENGINE"  # its moves within a turn may be taken back
+TOWER = "engines.tower_of_london:ENGINE"  # its cards, chosen while the other seat chooses, too
 
 
 def keeper_client(url: str) -> Any:
@@ -36,8 +38,9 @@ def keeper_client(url: str) -> Any:
 
     # The keeper's own loop looks rarely: the tests move time on and sweep themselves. Bots
     # answer at once (no human-like delay).
-    return TestClient(create_app(make_settings(url, clock_poll_seconds=3600, bot_delay_seconds=0,
-                                               bot_think_seconds=0.05)), base_url="http://testserver")
+    return TestClient(create_app(Settings(database_url=url, engines=(TALLY, LONDON, TOWER), public_url=None,
+                                          clock_poll_seconds=3600, bot_delay_seconds=0, bot_think_seconds=0.05)),
+                      base_url="http://testserver")
 
 
 @pytest.fixture
@@ -54,8 +57,8 @@ def both(db_url: str) -> Iterator[Any]:
 
 
 def clocked_table(client: Any, clock: dict[str, Any], names: tuple[str, ...] = ("Ada", "Bob"),
-                  bot_after: int | None = None, **options: Any) -> dict[str, Any]:
-    r = client.post("/api/tables", json={"game": "tally", "name": names[0], "options": options, "clock": clock,
+                  bot_after: int | None = None, game: str = "tally", **options: Any) -> dict[str, Any]:
+    r = client.post("/api/tables", json={"game": game, "name": names[0], "options": options, "clock": clock,
                                          "bot_after_seconds": bot_after})
     assert r.status_code == 201, r.text
     founded = r.json()
@@ -338,6 +341,232 @@ def test_a_bot_move_charged_before_the_keeper_saw_the_handover_costs_the_seat_no
         assert held["bot"] and not held["running"] and 580_000 < held["ms"] < 600_000, held
 
 
+# -- take-backs and time-outs --------------------------------------------------------------------
+
+def play(client: Any, token: str, move: dict[str, Any]) -> int:
+    seq = client.get(f"/api/seats/{token}").json()["seq"]
+    r = client.post(f"/api/seats/{token}/moves", json={"seq": seq, "move": move})
+    assert r.status_code == 200, r.text
+    return int(r.json()["seq"])
+
+
+def take_back(client: Any, token: str) -> Any:
+    return client.post(f"/api/seats/{token}/undo", json={"seq": client.get(f"/api/seats/{token}").json()["seq"]})
+
+
+def first_seat(client: Any, t: dict[str, Any]) -> int:
+    return int(client.get(f"/api/seats/{t['tokens'][0]}").json()["awaiting"][0])
+
+
+def kept(client: Any, code: str) -> Any:
+    """The keeper's clocks of the table: settings, state and seq, as stored."""
+    parlour = client.app.state.parlour
+    live = client.portal.call(parlour.live.by_code, code)
+    return client.portal.call(parlour.clocks.clock, live.id)
+
+
+def stored(client: Any, code: str) -> list[Any]:
+    """The table's stored entries (seq, seat, move, events, created_at), oldest first."""
+    from sqlalchemy import select
+
+    from app.models import MoveRecord
+
+    parlour = client.app.state.parlour
+
+    async def read() -> list[Any]:
+        live = await parlour.live.by_code(code)
+        async with parlour.sessions() as s:
+            return list((await s.execute(
+                select(MoveRecord.seq, MoveRecord.seat, MoveRecord.move, MoveRecord.events, MoveRecord.created_at)
+                .where(MoveRecord.table_id == live.id).order_by(MoveRecord.seq))).all())
+
+    return list(client.portal.call(read))
+
+
+def ms(a: Any, b: Any) -> int:
+    return int((b - a) / timedelta(milliseconds=1))
+
+
+def test_a_take_back_returns_the_clocks_to_before_the_move_as_if_it_had_never_been_played() -> None:
+    """Pure rules: seat 0's move stopped its clock and started seat 1's; taking it back stops seat
+    1's where it stood before the move (its wait never began) and runs seat 0's from when its
+    decision began, the time since charged to it; no increment is kept. Charged one entry at a
+    time (the clocks row written after each) or both at once (a row behind), the same."""
+    fischer = rules.ClockSettings("fischer", 60, increment=5)
+    t0 = utcnow()
+    at = [t0 + timedelta(seconds=s) for s in range(0, 100, 10)]
+    start = rules.begin(fischer, [0, 1], [0], t0)
+    moved = rules.advance(fischer, start, [(1, 0, at[1])], [1], points=True)
+    assert moved["remaining"] == {"0": 55_000, "1": 60_000} and set(moved["since"]) == {"1"}
+    back = rules.advance(fischer, moved, [(2, 0, at[3])], [0], taken_back={2: 0}, points=True)
+    assert back["remaining"] == {"0": 60_000, "1": 60_000} and back["since"] == {"0": rules.stamp(t0)}
+    shown = {s["seat"]: s for s in rules.public(fischer, back, [0, 1], at[3])["seats"]}
+    assert shown[0] == {"seat": 0, "ms": 30_000, "running": True, "bot": False}  # 30 s since t0
+    assert shown[1] == {"seat": 1, "ms": 60_000, "running": False, "bot": False}
+    at_once = rules.advance(fischer, start, [(1, 0, at[1]), (2, 0, at[3])], [0], taken_back={2: 0}, points=True)
+    assert (at_once["remaining"], at_once["since"]) == (back["remaining"], back["since"])
+    # a deadline per decision: the decision began at t0, and still ends a minute after it
+    deadline = rules.ClockSettings("deadline", 60)
+    state = rules.advance(deadline, rules.begin(deadline, [0, 1], [0], t0), [(1, 0, at[1])], [1], points=True)
+    state = rules.advance(deadline, state, [(2, 0, at[3])], [0], taken_back={2: 0}, points=True)
+    assert rules.due(deadline, state) == t0 + timedelta(seconds=60)
+
+
+def test_a_take_back_keeps_no_increment_of_the_moves_it_takes_back(both: Any) -> None:
+    """Three loans taken and taken back on a 60 s + 30 s chess clock: the seat's clock runs on from
+    the turn's start as though none had been taken (it once grew from 59 s to 149 s); the other
+    seat's stands where it was."""
+    c = both
+    t = clocked_table(c, {"kind": "fischer", "seconds": 60, "increment": 30}, game="london")
+    first = first_seat(c, t)
+    ada = t["by_seat"][first]
+    began = kept(c, t["code"]).state["since"][str(first)]
+    for _ in range(3):
+        play(c, ada, {"type": "take_loan"})
+        assert seats_of(clock_of(c, t["code"]))[first]["ms"] > 60_000  # the increment, while the move stands
+        assert take_back(c, ada).status_code == 200
+    shown = clock_of(c, t["code"])
+    seats = seats_of(shown)
+    assert shown["seq"] == 6 and seats[first]["running"] and 50_000 < seats[first]["ms"] <= 60_000, seats
+    assert seats[1 - first] == {"seat": 1 - first, "ms": 60_000, "running": False, "bot": False}
+    state = kept(c, t["code"]).state
+    assert state["remaining"] == {"0": 60_000, "1": 60_000} and state["since"] == {str(first): began}
+
+
+def test_a_take_back_runs_again_the_clock_its_move_stopped_from_when_the_decision_began(both: Any) -> None:
+    """Tower of London opens with both seats choosing at once: one chooses (its clock stops, the
+    increment added), then takes the choice back. Its clock runs again from the start of the
+    decision, the time between charged to it, without the increment; the other seat's runs on
+    untouched."""
+    c = both
+    t = clocked_table(c, {"kind": "fischer", "seconds": 60, "increment": 30}, game="tower_of_london")
+    start = kept(c, t["code"]).state
+    assert set(start["since"]) == {"0", "1"}, "both seats choose at once"
+    ada = t["by_seat"][0]
+    play(c, ada, c.get(f"/api/seats/{ada}/moves").json()["moves"][0])
+    seats = seats_of(clock_of(c, t["code"]))
+    assert not seats[0]["running"] and seats[0]["ms"] > 60_000 and seats[1]["running"]
+    assert take_back(c, ada).status_code == 200
+    seats = seats_of(clock_of(c, t["code"]))
+    assert seats[0]["running"] and seats[1]["running"] and seats[0]["ms"] <= 60_000, seats
+    state = kept(c, t["code"]).state
+    assert state["since"] == start["since"] and state["remaining"] == {"0": 60_000, "1": 60_000}
+
+
+def test_a_deadline_runs_from_when_the_decision_began_however_often_a_move_is_taken_back(both: Any) -> None:
+    """A move and its take-back about every half second on a 2 s deadline: the seat is timed out
+    2 s after its decision began (each take-back once gave it a fresh deadline: never timed out)."""
+    c = both
+    t = clocked_table(c, {"kind": "deadline", "seconds": 2, "on_timeout": "pass"}, game="london")
+    first = first_seat(c, t)
+    ada = t["by_seat"][first]
+    began = rules.parse_stamp(kept(c, t["code"]).state["since"][str(first)])
+    stop = time.monotonic() + 4
+    cycles = 0
+    while time.monotonic() < stop and not clock_of(c, t["code"])["clock"]["timeouts"]:
+        seq = c.get(f"/api/seats/{ada}").json()["seq"]
+        if c.post(f"/api/seats/{ada}/moves", json={"seq": seq, "move": {"type": "take_loan"}}).status_code != 200:
+            break  # the time-out came first
+        if c.post(f"/api/seats/{ada}/undo", json={"seq": seq + 1}).status_code != 200:
+            break
+        cycles += 1
+        sweep(c)
+        time.sleep(0.4)
+    sweep(c)
+    timeouts = clock_of(c, t["code"])["clock"]["timeouts"]
+    assert cycles >= 2 and timeouts and timeouts[0]["seat"] == first, f"not timed out after {cycles} take-backs"
+    moment = next(e.created_at for e in stored(c, t["code"]) if e.seq == timeouts[0]["seq"])
+    assert timedelta(seconds=2) <= moment - began < timedelta(seconds=3.5), moment - began
+
+
+def test_a_time_out_s_move_is_never_taken_back(both: Any) -> None:
+    """London: after the draw the player takes a loan, then the clock plays for them (choosing to
+    develop, the first listed), a move that could be taken back had they played it. The take-back
+    is refused, over the API and the socket, and again once the table is loaded afresh from the
+    database (it once answered 200 and gave the seat a fresh deadline); the log says whose time
+    ran out."""
+    c = both
+    t = clocked_table(c, {"kind": "deadline", "seconds": 3600, "on_timeout": "pass"}, game="london")
+    first = first_seat(c, t)
+    ada = t["by_seat"][first]
+    play(c, ada, {"type": "draw", "from": "deck"})
+    seq = play(c, ada, {"type": "take_loan"})
+    parlour = c.app.state.parlour
+    table_id = c.portal.call(parlour.live.by_code, t["code"]).id
+    # an hour on for this decision only (the keeper's own loop, woken by the time-out, must not
+    # find the next decision late too)
+    keeper(c).now = lambda: utcnow() + timedelta(seconds=3601 if parlour.live.cached(table_id).seq == seq else 0)
+    assert expire(c, t["code"])
+    keeper(c).now = utcnow
+    assert [e.move["type"] for e in stored(c, t["code"])][-1] == "choose_action"
+    info = c.get(f"/api/seats/{ada}").json()
+    assert info["seq"] == seq + 1 and info["awaiting"] == [first] and info["undo"] is False
+    since = kept(c, t["code"]).state["since"]
+    r = take_back(c, ada)
+    assert r.status_code == 409 and r.json()["error"] == "cannot_undo", r.text
+    with c.websocket_connect(f"/ws/seats/{ada}", headers={"origin": "http://testserver"}) as ws:
+        view = receive_kind(ws, "view")
+        assert "undo" not in view
+        assert any(line["text"].endswith("time ran out") for line in view["log"] if line["seq"] == seq + 1), view["log"]
+        ws.send_json({"type": "undo", "seq": seq + 1})
+        assert receive_kind(ws, "error")["error"] == "cannot_undo"
+    for cached in parlour.live.cached_ids():  # loaded afresh, as after a restart or by another process
+        assert parlour.live.forget(cached)
+    assert c.get(f"/api/seats/{ada}").json()["undo"] is False
+    assert take_back(c, ada).json()["error"] == "cannot_undo"
+    shown = clock_of(c, t["code"])
+    assert shown["seq"] == seq + 1 and kept(c, t["code"]).state["since"] == since  # no fresh deadline
+
+
+def test_the_clocks_after_take_backs_are_derived_again_from_the_stored_entries_alone(both: Any) -> None:
+    """The clocks row, written after each entry, and the clocks derived from the start out of the
+    stored entries and their moments (a row lost or behind: a crash between the move and the row,
+    another process) agree after take-backs: each is charged from what was stored."""
+    c = both
+    t = clocked_table(c, {"kind": "fischer", "seconds": 600, "increment": 30}, game="london")
+    first = first_seat(c, t)
+    ada = t["by_seat"][first]
+    began = rules.parse_stamp(kept(c, t["code"]).state["since"][str(first)])
+    play(c, ada, {"type": "take_loan"})
+    play(c, ada, {"type": "take_loan"})
+    assert take_back(c, ada).status_code == 200
+    play(c, ada, {"type": "take_loan"})
+    assert take_back(c, ada).status_code == 200  # back to after the first loan again
+    entries = stored(c, t["code"])
+    assert [e.move for e in entries[2:]] == [{"undo": 1}, {"type": "take_loan"}, {"undo": 1}]
+    before = kept(c, t["code"])
+    # had only the first loan been taken: its 30 s added, and the seat thinking since it was taken
+    loan = entries[0].created_at
+    assert before.state["remaining"][str(first)] == 600_000 - ms(began, loan) + 30_000
+    assert before.state["since"] == {str(first): rules.stamp(loan)}
+    from sqlalchemy import update
+
+    from app.models import TableClock
+
+    parlour = c.app.state.parlour
+    table_id = c.portal.call(parlour.live.by_code, t["code"]).id
+
+    async def lose_the_row() -> None:
+        async with parlour.sessions() as s:
+            await s.execute(update(TableClock).where(TableClock.table_id == table_id)
+                            .values(seq=-1, state={}, due_at=None))
+            await s.commit()
+
+    c.portal.call(lose_the_row)
+    keeper(c)._known.clear()
+    again = kept(c, t["code"])
+    assert again.seq == before.seq == 5
+    assert (again.state["remaining"], again.state["since"]) == (before.state["remaining"], before.state["since"])
+
+
+def receive_kind(ws: Any, kind: str, limit: int = 10) -> dict[str, Any]:
+    for _ in range(limit):
+        msg = ws.receive_json()
+        if msg["type"] == kind:
+            return dict(msg)
+    raise AssertionError(f"no {kind} message")
+
+
 # -- real server processes: a restart, and two processes on one PostgreSQL ------------------------
 
 def found_over_http(base: str, clock: dict[str, Any], **options: Any) -> dict[str, Any]:
@@ -413,3 +642,65 @@ def test_two_server_processes_play_each_time_out_exactly_once(server_factory: An
     gaps = [(b2 - a2).total_seconds() for a2, b2 in itertools.pairwise(stamps)]
     # each decision had its full second: no process played a seat's next decision early
     assert gaps and min(gaps) >= deadline - 0.05, gaps
+
+
+@pytest.mark.pg
+def test_a_take_back_racing_a_time_out_on_two_server_processes_has_one_winner(server_factory: Any,
+                                                                               postgres_url: str) -> None:
+    """London on a 2 s deadline, two server processes: the player's take-back (sent to one) and the
+    time-out (played by either keeper) race for the same entry. Whatever the interleaving, one is
+    stored and the take-back's answer says which (200, or 409 when the time-out came first), the
+    time-out follows a take-back at once (no fresh deadline), and neither process takes back a
+    time-out's move."""
+    from sqlalchemy import create_engine, text
+
+    from app.config import sync_url
+
+    env = {"CLOCK_POLL_SECONDS": "0.05"}
+    a = server_factory(postgres_url, engines=LONDON, extra_env=env)
+    b = server_factory(postgres_url, engines=LONDON, extra_env=env)
+    db = create_engine(sync_url(postgres_url))
+
+    def entries(code: str) -> list[Any]:
+        with db.connect() as conn:
+            return list(conn.execute(text(
+                "SELECT m.seq, m.seat, m.move, m.events FROM moves m JOIN tables t ON t.id = m.table_id "
+                "WHERE t.code = :c ORDER BY m.seq"), {"c": code}))
+
+    def timed_out(entry: Any) -> bool:
+        return any(line["text"].endswith("time ran out") for line in entry.events)
+
+    answers = []
+    try:
+        with httpx.Client(timeout=20) as h:
+            for offset in (-0.1, -0.03, 0.0, 0.03, 0.1):
+                t = found_over_http(a.base, {"kind": "deadline", "seconds": 2, "on_timeout": "pass"}, game="london")
+                for server in (a, b):  # both have the table in memory; both keepers watch it
+                    assert h.get(f"{server.base}/api/tables/{t['code']}/clock").status_code == 200
+                first = h.get(f"{a.base}/api/seats/{t['tokens'][0]}").json()["awaiting"][0]
+                ada = t["by_seat"][first]
+                assert h.post(f"{a.base}/api/seats/{ada}/moves",
+                              json={"seq": 0, "move": {"type": "draw", "from": "deck"}}).status_code == 200
+                assert h.post(f"{a.base}/api/seats/{ada}/moves",
+                              json={"seq": 1, "move": {"type": "take_loan"}}).status_code == 200
+                time.sleep(max(0.0, 2 + offset))  # the loan's decision runs out about now
+                r = h.post(f"{b.base}/api/seats/{ada}/undo", json={"seq": 2})
+                answers.append(r.status_code)
+                won = r.status_code == 200
+                assert won or (r.status_code == 409 and r.json()["error"] in ("stale", "cannot_undo")), r.text
+                wait_for(lambda: len(entries(t["code"])) >= (4 if won else 3), seconds=10)  # noqa: B023
+                e = entries(t["code"])
+                if won:
+                    assert e[2].move == {"undo": 1} and timed_out(e[3]) and e[3].seat == first, e
+                else:
+                    assert timed_out(e[2]) and not any("undo" in x.move for x in e), e
+                for server in (b, a):
+                    for _ in range(3):  # "stale" only if the next decision ran out meanwhile
+                        seq = h.get(f"{server.base}/api/seats/{ada}").json()["seq"]
+                        refused = h.post(f"{server.base}/api/seats/{ada}/undo", json={"seq": seq})
+                        if refused.json().get("error") != "stale":
+                            break
+                    assert refused.status_code == 409 and refused.json()["error"] == "cannot_undo", refused.text
+    finally:
+        db.dispose()
+    print("take-backs racing a time-out, answered:", answers)

@@ -22,9 +22,9 @@ from tests.support.play import started_pair
 LONDON, TOWER = "engines.london:ENGINE", "engines.tower_of_london:ENGINE"
 
 
-def make_client(url: str, snapshot_every: int = 50) -> TestClient:
+def make_client(url: str, snapshot_every: int = 50, **over: Any) -> TestClient:
     return TestClient(create_app(Settings(database_url=url, engines=(LONDON, TOWER), public_url=None,
-                                          snapshot_every=snapshot_every)), base_url="http://testserver")
+                                          snapshot_every=snapshot_every, **over)), base_url="http://testserver")
 
 
 @pytest.fixture
@@ -194,6 +194,65 @@ def test_a_finished_game_with_take_backs_publishes_a_record_that_verifies(client
     first = next(i for i, m in enumerate(forged["moves"]) if "undo" in m["move"])
     forged["moves"][first] = {**forged["moves"][first], "seat": 1 - forged["moves"][first]["seat"]}
     assert any("take" in p for p in verify_record(forged, engines))
+
+
+def test_an_absent_player_cannot_take_back_while_a_bot_holds_their_seat(db_url):
+    """Ada takes a loan and goes; her seat is voted to a bot. Her take-back is refused like her
+    moves (409 seat_changed_hands: it once answered 200 and undid the loan under the bot), over
+    the API and over a socket left open while the seat changed hands; once she is back (her seat's
+    socket opened), the loan is hers to take back again."""
+    import time
+
+    from sqlalchemy import update
+
+    from app.models import Player
+
+    origin = {"origin": "http://testserver"}
+    # the bot, once given the seat, holds it a minute before it moves: long past this test
+    with make_client(db_url, bot_delay_seconds=60, bot_think_seconds=0.05) as client:
+        r = client.post("/api/tables", json={"game": "london", "name": "Ada", "bot_after_seconds": 1})
+        code, tokens = r.json()["code"], [r.json()["seat_token"]]
+        tokens.append(client.post(f"/api/tables/{code}/join", json={"name": "Bea"}).json()["seat_token"])
+        assert client.post(f"/api/seats/{tokens[0]}/start").status_code == 200
+        by_seat = {seat(client, tok)["seat"]: tok for tok in tokens}
+        first = seat(client, tokens[0])["awaiting"][0]
+        ada, bea = by_seat[first], by_seat[1 - first]
+        seq = move(client, ada, {"type": "take_loan"})
+        with client.websocket_connect(f"/ws/seats/{bea}", headers=origin):
+            for _ in range(100):  # a second away, and Bea (present) may vote
+                r = client.post(f"/api/seats/{bea}/handover", json={"seat": first, "level": "easy"})
+                if r.status_code == 200:
+                    break
+                assert r.json()["error"] in ("not_away", "not_present"), r.text  # Bea's presence not yet heard
+                time.sleep(0.1)
+            assert r.json()["handed"] is True, r.text
+            r = undo(client, ada)
+            assert r.status_code == 409 and r.json()["error"] == "seat_changed_hands", r.text
+            assert seat(client, ada)["seq"] == seq and seat(client, bea)["view"]["players"][first]["loans"] == 1
+            with client.websocket_connect(f"/ws/seats/{ada}", headers=origin) as ws:  # back: her seat again
+                receive(ws, "view")
+                parlour = client.app.state.parlour
+
+                async def handed_again() -> None:
+                    """The seat goes to a bot while her socket stays open (as when another process
+                    counted her away before it heard she was back)."""
+                    live = await parlour.live.by_code(code)
+                    async with parlour.sessions() as s:
+                        await s.execute(update(Player).where(Player.table_id == live.id, Player.seat == first)
+                                        .values(bot="easy"))
+                        await s.commit()
+                    async with parlour.live.hold(live.id) as held:
+                        await parlour.live.reload(held)
+
+                client.portal.call(handed_again)
+                ws.send_text(orjson.dumps({"type": "undo", "seq": seq}).decode())
+                assert receive(ws, "error")["error"] == "seat_changed_hands"
+            assert seat(client, ada)["seq"] == seq
+            with client.websocket_connect(f"/ws/seats/{ada}", headers=origin) as ws:  # back again
+                receive(ws, "view")
+                ws.send_text(orjson.dumps({"type": "undo", "seq": seq}).decode())
+                assert receive(ws, "view")["seq"] == seq + 1
+        assert seat(client, bea)["view"]["players"][first]["loans"] == 0
 
 
 def receive(ws: Any, kind: str, limit: int = 10) -> dict[str, Any]:
