@@ -6,20 +6,23 @@ docs/screenshots/ with an index (docs/screenshots/README.md).
     .venv/bin/python scripts/screenshots.py london     # one game's pictures only
 
 It starts its own server (every built-in game, a fresh SQLite database in a temporary folder, a
-free port), founds a table of each game through the API, seats the players, plays the first
-moves with a seeded chooser, and looks through Debian's Chromium (`chromium` on the PATH), as
-the browser tests do. A picture over PICTURE_BUDGET bytes is stored with a palette of 256
-colours (median cut, in the browser), which keeps the gallery small.
+free port, invitation links on an example address), founds a table of each game through the API,
+seats the players, plays the first moves with a seeded chooser, and looks through Debian's
+Chromium (`chromium` on the PATH), as the browser tests do. A picture over PICTURE_BUDGET bytes
+is stored with a palette of 256 colours (median cut, in the browser), which keeps the gallery small.
 """
 
 from __future__ import annotations
 
 import base64
+import os
 import random
 import shutil
 import struct
+import subprocess
 import sys
 import tempfile
+import time
 import zlib
 from collections.abc import Callable
 from pathlib import Path
@@ -33,7 +36,7 @@ sys.path.insert(0, str(ROOT))
 
 from tests.browser import scenes  # noqa: E402 -- the tests' own ways to reach a state
 from tests.browser.test_game_of_thrones import Policy  # noqa: E402
-from tests.support.server import ServerProcess  # noqa: E402
+from tests.support.server import free_port  # noqa: E402
 
 OUT = ROOT / "docs" / "screenshots"
 GAMES = {"london": "London", "tower_of_london": "Tower of London", "towers_of_babylon": "Towers of Babylon",
@@ -41,6 +44,7 @@ GAMES = {"london": "London", "tower_of_london": "Tower of London", "towers_of_ba
 SIZES = {"phone": (390, 844), "laptop": (1366, 768)}
 THEMES = ("light", "dark")
 PICTURE_BUDGET = 160_000
+PUBLIC_URL = "https://parlour.example"  # what the invitation links in the pictures read
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
                  "--disable-sync", "--no-first-run"]
 NAMES = {"london": ("Ada", "Beatrice"), "tower_of_london": ("Heather", "Ross", "Nate"),
@@ -107,6 +111,30 @@ def mid_game(api: httpx.Client, game: str) -> str:
             if moves:
                 t.play(seat, policy.pick(seat, moves, t.view(seat)), seq)
     raise RuntimeError("A Game of Thrones never reached round 2's action phase")
+
+
+# -- the server -----------------------------------------------------------------------------
+
+def serve(folder: Path) -> tuple[subprocess.Popen[bytes], str]:
+    """`parlour serve` with every built-in game on a fresh SQLite database, on a free port."""
+    port = free_port()
+    env = {**os.environ, "DATABASE_URL": f"sqlite+aiosqlite:///{folder / 'parlour.db'}", "PARLOUR_ENGINES": "",
+           "PUBLIC_URL": PUBLIC_URL, "PYTHONUNBUFFERED": "1"}
+    log = open(folder / "server.log", "ab")  # noqa: SIM115 -- handed to the server process
+    proc = subprocess.Popen([sys.executable, "-m", "app.cli", "serve", "--host", "127.0.0.1", "--port", str(port)],
+                            cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError((folder / "server.log").read_text()[-3000:])
+        try:
+            if httpx.get(f"{base}/healthz", timeout=1).status_code == 200:
+                return proc, base
+        except httpx.HTTPError:
+            time.sleep(0.2)
+    proc.kill()
+    raise RuntimeError("the server did not start in 60 s")
 
 
 # -- pictures ------------------------------------------------------------------------------
@@ -239,20 +267,19 @@ def main(argv: list[str]) -> int:
         return 1
     OUT.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as tmp:
-        folder = Path(tmp)
-        server = ServerProcess(f"sqlite+aiosqlite:///{folder / 'parlour.db'}", folder / "server.log", engines="")
-        server.start()
+        server, base = serve(Path(tmp))
         try:
-            api = httpx.Client(base_url=server.base, timeout=30)
+            api = httpx.Client(base_url=base, timeout=30)
             with sync_playwright() as pw:
                 browser = pw.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS, headless=True)
                 total = 0
                 for game in games:
                     pages = {"front": f"/?game={game}", "waiting": waiting_room(api, game), "turn": mid_game(api, game)}
-                    total += sum(p.stat().st_size for p in shoot(browser, server.base, pages, game))
+                    total += sum(p.stat().st_size for p in shoot(browser, base, pages, game))
                 browser.close()
         finally:
-            server.stop()
+            server.terminate()
+            server.wait(10)
     write_index()
     print(f"{total // 1024} KB written to {OUT.relative_to(ROOT)}/")
     return 0
