@@ -7,7 +7,9 @@ other seat (its unknown hand cards and its deck, pooled) and deals them back in 
 sorts the seat's own deck above its known bottom, and puts a fixed deck choice and an empty
 mulligan in place of the other seat's secret ones, so ``determinize`` of the result depends only
 on what the seat sees. Easy play takes a ready-made deck (the pool is some 350 cards: a deck built
-at random would be no deck), and leaves the page's window settings alone. A playout is 30 moves
+at random would be no deck), leaves the page's window settings alone, and pays for a card the way
+the page preselects (the cheapest for later, listed first): the other ways to pay would multiply
+the moves to search without a short playout telling them apart. A playout is 30 moves
 of easy play, then ``evaluate`` weighs the towers and the minions in play; a playout that
 finishes the game rewards the lead in tower height as well as the win.
 """
@@ -20,6 +22,7 @@ from typing import Any
 from engines.base import Engine, Move
 from engines.bots.hooks import Hooks
 from engines.bots.ismcts import lead
+from engines.towers_of_babylon.playout import cheapest_ways
 
 MINION_WORTH = 0.5
 """Tower levels a minion in play is worth per point of its might (what it may build or strike)."""
@@ -45,12 +48,12 @@ def canonical(state: Any, seat: int) -> Any:
 
 def sensible(engine: Engine, state: Any, seat: int, moves: list[Move]) -> list[Move]:
     """A ready-made deck rather than one built card by card, then ready; never the window
-    settings (how the page asks, not a play)."""
+    settings (how the page asks, not a play); a card paid the cheapest way for later."""
     for wanted in ("deck", "ready"):
         chosen = [m for m in moves if m["type"] == wanted]
         if chosen:
             return chosen
-    return [m for m in moves if m["type"] != "windows"]
+    return cheapest_ways([m for m in moves if m["type"] != "windows"])
 
 
 def evaluate(engine: Engine, state: Any) -> list[float]:

@@ -6,7 +6,8 @@ Moves (every one listed by ``legal_moves`` exactly as ``play`` accepts it; see R
   ``ready`` (a deck put together card by card);
 * setup (hidden, simultaneous): ``mulligan`` (up to 3 cards, sorted);
 * start of turn: ``draw`` or ``offer``;
-* main phase: ``play``, ``move``, ``build``, ``attack``, ``windows``, ``end``;
+* main phase: ``play``, ``move``, ``build``, ``attack``, ``windows``, ``end``; a ``play`` names
+  the Power Sources that pay (``pay``) when there are several ways to pay (rules version 2);
 * on an attack: ``block``, ``play`` (a witchery) or ``pass`` (the defender); ``strike`` (Twinstrike);
 * an effect's Offering: ``offer`` or ``skip``.
 
@@ -24,7 +25,20 @@ from collections.abc import Mapping
 from typing import Any
 
 from engines.base import Event, IllegalMove, Move, Result, View
-from engines.kit import INT, INT_LIST, STR, Commitments, Decision, KitEngine, Log, MoveSchema, MoveSpec, Rng, say
+from engines.kit import (
+    INT,
+    INT_LIST,
+    STR,
+    STR_LIST,
+    Commitments,
+    Decision,
+    KitEngine,
+    Log,
+    MoveSchema,
+    MoveSpec,
+    Rng,
+    say,
+)
 from engines.towers_of_babylon import rules as R
 from engines.towers_of_babylon.components import (
     BATTLEFIELD,
@@ -43,6 +57,7 @@ from engines.towers_of_babylon.components import (
     TOWER,
     WITCHERY,
     ZONES,
+    Card,
     deck_errors,
     static_json,
     with_article,
@@ -50,7 +65,28 @@ from engines.towers_of_babylon.components import (
 from engines.towers_of_babylon.state import ALWAYS, TOWER_TARGET, WHEN_ABLE, WINDOW_MODES, Minion, Player
 from engines.towers_of_babylon.state import State as GameState
 
-MOVES = MoveSchema(
+
+class BabylonMoves(MoveSchema):
+    """The kit's schema, plus the second shape of ``play``: from rules version 2, a play names the
+    Power Sources that pay (``pay``, a multiset of symbols) when there are several ways to pay;
+    with one way (or under version 1, where the engine chose) it names none."""
+
+    def __init__(self, *specs: MoveSpec, game: str) -> None:
+        super().__init__(*specs, game=game)
+        self.paid_play = MoveSchema(MoveSpec("play", card=INT, target=INT, pay=STR_LIST), game=game)
+
+    def make(self, type: str, **values: Any) -> Move:
+        if type == "play" and "pay" in values:
+            return self.paid_play.make(type, **values)
+        return super().make(type, **values)
+
+    def parse(self, move: Any) -> Move:
+        if isinstance(move, Mapping) and move.get("type") == "play" and "pay" in move:
+            return self.paid_play.parse(move)
+        return super().parse(move)
+
+
+MOVES = BabylonMoves(
     MoveSpec("deck", deck=STR),
     MoveSpec("add", card=STR, copies=INT),
     MoveSpec("clear"),
@@ -59,7 +95,7 @@ MOVES = MoveSchema(
     MoveSpec("draw"),
     MoveSpec("offer", card=INT),
     MoveSpec("skip"),
-    MoveSpec("play", card=INT, target=INT),
+    MoveSpec("play", card=INT, target=INT),  # and with "pay": see BabylonMoves
     MoveSpec("move", minion=INT, zone=STR),
     MoveSpec("build", minion=INT),
     MoveSpec("attack", minion=INT, target=INT),
@@ -113,8 +149,8 @@ class TowersOfBabylon(KitEngine[GameState]):
     tagline = "Two towers, two decks of sixty: build to fifty levels while your raiders tear the other tower down."
     min_seats = 2
     max_seats = 2
-    rules_version = 1
-    rules_versions = (1,)
+    rules_version = R.RULES_VERSION
+    rules_versions = (1, 2)
     State = GameState
     MOVES = MOVES
 
@@ -124,7 +160,7 @@ class TowersOfBabylon(KitEngine[GameState]):
         chooses its deck (the first, hidden and simultaneous decision)."""
         rng = Rng.from_seed(seed)
         first = rng.below(2)
-        state = GameState(seats=seats, rng=rng, first=first, players=[Player(), Player()])
+        state = GameState(seats=seats, rng=rng, first=first, players=[Player(), Player()], rules_version=version)
         state.deck_choice = Commitments.ask([0, 1])
         state.decisions.push(Decision(R.DECK, [0, 1]))
         return state
@@ -159,7 +195,7 @@ class TowersOfBabylon(KitEngine[GameState]):
                     + [make("play", card=c, target=t) for c, t in R.play_moves(state, seat)]
                     + [make("pass")])
         # The main phase is listed most often: dict literals in MOVES' canonical field order.
-        moves: list[Move] = [{"type": "play", "card": c, "target": t} for c, t in R.play_moves(state, seat)]
+        moves = self._main_plays(state, seat)
         for m in pl.minions:
             if m.status == READY:
                 moves.extend({"type": "move", "minion": m.iid, "zone": z} for z in ZONES if z != m.zone)
@@ -170,6 +206,29 @@ class TowersOfBabylon(KitEngine[GameState]):
                 moves.extend({"type": "attack", "minion": m.iid, "target": t} for t in targets)
         moves.append({"type": "windows", "mode": WHEN_ABLE if pl.windows == ALWAYS else ALWAYS})
         moves.append({"type": "end"})
+        return moves
+
+    def _main_plays(self, state: GameState, seat: int) -> list[Move]:
+        """The main phase's plays. From rules version 2, a card that can be paid in several ways
+        (different multisets of symbols) is listed once per target and way, naming it (``pay``),
+        the cheapest for later first; a card with one way names none."""
+        plays = R.play_moves(state, seat)
+        if state.rules_version < R.PLAYER_PAYS or not plays:
+            return [{"type": "play", "card": c, "target": t} for c, t in plays]
+        pl = state.players[seat]
+        ways: dict[int, list[R.Payment]] = {}
+        moves: list[Move] = []
+        for c, t in plays:
+            options = ways.get(c)
+            if options is None:
+                options = R.payments(pl, state.card(c))
+                if len(options) > 1:
+                    options = R.cheapest_for_later(state, seat, c, options)
+                ways[c] = options
+            if len(options) > 1:
+                moves.extend({"type": "play", "card": c, "target": t, "pay": list(p)} for p in options)
+            else:
+                moves.append({"type": "play", "card": c, "target": t})
         return moves
 
     def _deck_moves(self, state: GameState, seat: int) -> list[Move]:
@@ -250,6 +309,9 @@ class TowersOfBabylon(KitEngine[GameState]):
             if not R.can_pay(pl, card):
                 return rule, (f"{card.name} costs {card.cost} transformed power and you have "
                               f"{pl.transformed}.")
+            if "pay" in move:
+                return R.RULE_WITCHERY, (f"{card.name} is a Witchery, paid from transformed power: "
+                                         "a play of it names no Power Sources.")
         else:
             if state.decisions.kind() != R.MAIN:
                 return rule, f"{card.name} is not a Witchery: only Witcheries can be played now."
@@ -258,11 +320,39 @@ class TowersOfBabylon(KitEngine[GameState]):
                 return rule, (f"{card.name} costs {card.cost} power, at least {card.specific} of it "
                               f"{colour}; you have {len(pl.available)} available, "
                               f"{pl.available.count(card.faction)} of them {colour}.")
+            why = self._check_payment(state, seat, card, iid, move.get("pay"))
+            if why is not None:
+                return R.RULE_PAY, why
         targets = R.play_targets(state, seat, card)
         if target not in targets:
             if not targets:
                 return rule, f"{card.name} needs a target and there is none."
             return rule, f"{target} is not a target {card.name} may take."
+        return None
+
+    def _check_payment(self, state: GameState, seat: int, card: Card, iid: int,
+                       named: list[str] | None) -> str | None:
+        """Rules version 2: the Power Sources are named exactly when there are several ways to
+        pay, and then they must be one of those ways. Version 1: the engine chooses; none named."""
+        pl = state.players[seat]
+        if state.rules_version < R.PLAYER_PAYS:
+            if named is None:
+                return None
+            return ("this table keeps rules version 1, where the engine chooses the Power Sources: "
+                    "a play names none.")
+        options = R.payments(pl, card)
+        if named is None:
+            if len(options) == 1:
+                return None
+            best = R.cheapest_for_later(state, seat, iid, options)[0]
+            return (f"{card.name} can be paid in {len(options)} ways; name the Power Sources that pay "
+                    f"(\"pay\", for instance {list(best)} for {R.payment_words(best)}).")
+        why = R.payment_refusal(pl, card, named)
+        if why is not None:
+            return why
+        if len(options) == 1:
+            return (f"{card.name} can be paid only one way ({R.payment_words(options[0])}): play it "
+                    "without naming the Power Sources.")
         return None
 
     def _own_minion(self, state: GameState, seat: int, iid: int,
@@ -399,7 +489,12 @@ class TowersOfBabylon(KitEngine[GameState]):
         state.decisions.pop()
 
     def _do_play(self, state: GameState, seat: int, move: Move, log: Log) -> None:
-        R.do_play(state, seat, move["card"], move["target"], log)
+        if state.rules_version < R.PLAYER_PAYS:
+            R.do_play(state, seat, move["card"], move["target"], log)
+            return
+        named = move.get("pay")
+        payment = tuple(named) if named is not None else R.payments(state.players[seat], state.card(move["card"]))[0]
+        R.do_play(state, seat, move["card"], move["target"], log, payment, named=named is not None)
 
     def _do_move(self, state: GameState, seat: int, move: Move, log: Log) -> None:
         m = state.minion(move["minion"])
@@ -542,7 +637,8 @@ class TowersOfBabylon(KitEngine[GameState]):
             card = state.card(move["card"])
             on = state.minion(move["target"]) if move["target"] >= 0 else None
             where = "" if on is None else f" on {'your' if on.owner == seat else 'the enemy'} {on.spec.name}"
-            return f"Play {card.name}{where} ({card.cost_text()})"
+            paying = f", paying {R.payment_words(tuple(move['pay']))}" if "pay" in move else ""
+            return f"Play {card.name}{where} ({card.cost_text()}){paying}"
         if t == "move":
             m = state.minion(move["minion"])
             assert m is not None

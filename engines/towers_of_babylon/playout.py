@@ -2,7 +2,8 @@
 
 Both answer with a listed move. In the deck phase each plays the ready-made deck it is given
 (``decks[seat]``); the random player then plays uniformly among the listed moves, the greedy one
-scores each listed move by a few rules of thumb (no look-ahead, nothing hidden read).
+scores each listed move by a few rules of thumb (no look-ahead, nothing hidden read) and pays
+for a card the way the page preselects (``cheapest_ways``).
 
 >>> state = play_game(7, ("fire_legion", "earth_bastion"), ("greedy", "greedy"))
 >>> state.over
@@ -111,7 +112,24 @@ def _score(state: State, seat: int, move: Move) -> float:
     return 0.0
 
 
+def cheapest_ways(moves: list[Move]) -> list[Move]:
+    """The moves with, for each card and target, only the first listed way to pay (the cheapest
+    for later, which the page preselects): the other ways score the same by these rules of thumb
+    and would only be drawn at random."""
+    seen: set[tuple[int, int]] = set()
+    out: list[Move] = []
+    for m in moves:
+        if "pay" in m:
+            key = (m["card"], m["target"])
+            if key in seen:
+                continue
+            seen.add(key)
+        out.append(m)
+    return out
+
+
 def greedy_policy(state: State, seat: int, moves: list[Move], rng: random.Random) -> Move:
+    moves = cheapest_ways(moves)
     best, best_score = moves[0], float("-inf")
     for move in moves:
         score = _score(state, seat, move) + rng.random() * 0.01

@@ -15,6 +15,7 @@ player are kept on the state's ``DecisionStack``; their kinds:
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from itertools import combinations
 from typing import Any
@@ -57,6 +58,7 @@ RULE_START = "How to start a Turn"
 RULE_OFFERING = "Keywords: Offering"
 RULE_PLAY_MINION = "Main Phase: play a Minion card"
 RULE_PLAY_SPELL = "Main Phase: play a Spell card"
+RULE_PAY = "Main Phase: pay the Power Cost"
 RULE_WITCHERY = "Spells: Witcheries"
 RULE_MOVE = "Main Phase: move a Minion to another zone"
 RULE_BUILD = "Main Phase: use a Minion to build your tower"
@@ -76,6 +78,17 @@ TWIN = "twin"
 OFFERING = "offering"
 
 ZONE_NAME = {RAMPARTS: "the Ramparts", TOWER: "the Tower", BATTLEFIELD: "the Battlefield"}
+
+RULES_VERSION = 2
+"""The newest rules version. 1: the engine chose the Power Sources that pay for a card; 2: the
+player chooses them (issue #25). A table keeps the version it was dealt under."""
+PLAYER_PAYS = 2
+"""The first rules version in which the player chooses the Power Sources."""
+
+SYMBOLS: tuple[str, ...] = tuple(FACTIONS)
+"""The Power Source symbols, in the order a payment lists them (the factions' order)."""
+Payment = tuple[str, ...]
+"""Power Sources paid for a card, as a multiset of symbols listed in ``SYMBOLS`` order."""
 
 
 def other(seat: int) -> int:
@@ -223,13 +236,125 @@ def can_pay(pl: Player, card: Card) -> bool:
     return len(pl.available) >= card.cost and pl.available.count(card.faction) >= card.specific
 
 
-def pay(pl: Player, card: Card) -> None:
-    """Pay for a card (the engine chooses the sources, see README: the specific cost from
-    matching sources, the rest from other colours first — the most plentiful first — so the
-    sources kept are as useful as possible)."""
+def payments(pl: Player, card: Card) -> list[Payment]:
+    """Main Phase: "pay the Power Cost of the card, by moving a number of Power Sources from
+    Available ... equal to the Power Cost", at least the specific cost of them with the card's
+    symbol — every way to do it, each a multiset of symbols (two sources of one symbol are
+    alike, so choosing between them is no choice). In ``SYMBOLS`` order; none when the card
+    cannot be paid; a single empty one for a Witchery (paid from Transformed Power)."""
+    if card.kind == WITCHERY:
+        return [()] if pl.transformed >= card.cost else []
+    if not can_pay(pl, card):
+        return []
+    if card.cost == len(pl.available) or len(set(pl.available)) <= 1:
+        # every source pays, or they are all alike: one way (the usual case with a one-faction deck)
+        return [tuple(sorted(pl.available, key=SYMBOLS.index)[:card.cost])]
+    have = [pl.available.count(s) for s in SYMBOLS]
+    least = [card.specific if s == card.faction else 0 for s in SYMBOLS]
+    out: list[Payment] = []
+
+    def fill(i: int, left: int, chosen: Payment) -> None:
+        if i == len(SYMBOLS):
+            if left == 0:
+                out.append(chosen)
+            return
+        if sum(have[i:]) < left:
+            return
+        for n in range(least[i], min(have[i], left) + 1):
+            fill(i + 1, left - n, chosen + (SYMBOLS[i],) * n)
+
+    fill(0, card.cost, ())
+    return out
+
+
+def later_plays(state: State, seat: int, iid: int, payment: Payment) -> int:
+    """How many other cards of the hand (not Witcheries: they are paid from Transformed Power)
+    could still be paid for after paying ``payment`` for card ``iid``."""
+    pl = state.players[seat]
+    left = Counter(pl.available)
+    left.subtract(payment)
+    total = len(pl.available) - len(payment)
+    n = 0
+    for other_iid in pl.hand:
+        if other_iid == iid:
+            continue
+        c = state.card(other_iid)
+        if c.kind != WITCHERY and c.cost <= total and left[c.faction] >= c.specific:
+            n += 1
+    return n
+
+
+def cheapest_for_later(state: State, seat: int, iid: int, options: Sequence[Payment]) -> list[Payment]:
+    """The payments of card ``iid``, the cheapest for later first: the one leaving the most other
+    cards of the hand payable; then the one whose sources left match the most other cards of the
+    hand by colour (what a later offering or draw this turn may add to); then the one keeping the
+    most sources of the deck's own factions (what it will mostly draw); then the most different
+    symbols; then ``SYMBOLS`` order. The page preselects the first; nothing hidden from the seat
+    is read (its own hand and deck list)."""
+    pl = state.players[seat]
+    home = {CARDS[c].faction for c in pl.deck_list}
+    wanted = Counter(state.card(i).faction for i in pl.hand if i != iid and state.card(i).kind != WITCHERY)
+
+    def key(payment: Payment) -> tuple[int, int, int, int, list[int]]:
+        left = Counter(pl.available)
+        left.subtract(payment)
+        matching = sum(n * wanted[s] for s, n in left.items() if n > 0)
+        kept_home = sum(n for s, n in left.items() if s in home and n > 0)
+        kinds = sum(1 for n in left.values() if n > 0)
+        return (-later_plays(state, seat, iid, payment), -matching, -kept_home, -kinds,
+                [SYMBOLS.index(s) for s in payment])
+
+    return sorted(options, key=key)
+
+
+def payment_words(payment: Payment) -> str:
+    """"2 Light and 1 Fire"."""
+    counts = Counter(payment)
+    parts = [f"{counts[s]} {FACTIONS[s]['name']}" for s in SYMBOLS if counts[s]]
+    return " and ".join(parts) if len(parts) < 3 else ", ".join(parts[:-1]) + " and " + parts[-1]
+
+
+def payment_refusal(pl: Player, card: Card, named: Sequence[str]) -> str | None:
+    """Why ``named`` does not pay for ``card`` (None: it does), naming the first thing wrong."""
+    unknown = [s for s in named if s not in FACTIONS]
+    if unknown:
+        return (f"{unknown[0][:40]!r} is not a Power Source symbol; the symbols are "
+                f"{', '.join(SYMBOLS)}.")
+    if len(named) != card.cost:
+        return (f"{card.name} costs {card.cost} power: name {card.cost} Power Source"
+                f"{'' if card.cost == 1 else 's'}, not {len(named)}.")
+    wanted = Counter(named)
+    for s in SYMBOLS:
+        if wanted[s] > pl.available.count(s):
+            return (f"you name {wanted[s]} {FACTIONS[s]['name']} Power Source"
+                    f"{'' if wanted[s] == 1 else 's'} and have {pl.available.count(s)} available.")
+    if wanted[card.faction] < card.specific:
+        colour = FACTIONS[card.faction]["name"]
+        return (f"{card.name}'s specific cost is {card.specific} {colour}: at least {card.specific} of the "
+                f"sources paid must be {colour}, and you name {wanted[card.faction]}.")
+    if list(named) != sorted(named, key=SYMBOLS.index):
+        return f"list the Power Sources in the order {', '.join(SYMBOLS)}."
+    return None
+
+
+def pay(pl: Player, card: Card, payment: Payment | None = None) -> None:
+    """Pay for a card: the sources ``payment`` names (rules version 2: the player chose them, or
+    there was one way), or, with None, the engine's choice of rules version 1."""
     if card.kind == WITCHERY:
         pl.transformed -= card.cost
         return
+    if payment is None:
+        engine_pays(pl, card)
+        return
+    for s in payment:
+        pl.available.remove(s)
+        pl.exhausted.append(s)
+
+
+def engine_pays(pl: Player, card: Card) -> None:
+    """Rules version 1: the engine chooses the sources (the specific cost from matching sources,
+    the rest from other colours first — the most plentiful first, the earlier in Available on a
+    tie). Kept exactly, so tables dealt under version 1 play and replay as they always have."""
     for _ in range(card.specific):
         pl.available.remove(card.faction)
         pl.exhausted.append(card.faction)
@@ -684,29 +809,34 @@ def end_turn(state: State, log: Log) -> None:
 
 
 # ===================================================================================== actions
-def do_play(state: State, seat: int, iid: int, target: int, log: Log) -> None:
+def do_play(state: State, seat: int, iid: int, target: int, log: Log, payment: Payment | None = None,
+            named: bool = False) -> None:
     """Play a card from hand (the move was checked): Minions enter the Ramparts immobile and swear
     allegiance; Commands resolve and are discarded; Invocations wait for the start of the next
-    turn; Witcheries are paid from transformed power, resolve and are discarded."""
+    turn; Witcheries are paid from transformed power, resolve and are discarded. ``payment``: the
+    Power Sources paid (None: the engine chooses, rules version 1); ``named``: the player chose
+    them among several ways, which the log then says."""
     pl = state.players[seat]
     card = state.card(iid)
     if card.kind != WITCHERY:
         state.entered = -1
-    pay(pl, card)
+    pay(pl, card, payment)
+    paid = f", paying {payment_words(payment)}" if named and payment else ""
     leave_hand(pl, iid)
     on = state.minion(target) if target >= 0 else None
     if card.is_minion:
         m = Minion(iid=iid, card=card.id, owner=seat, zone=RAMPARTS, status=IMMOBILE)
         pl.minions.append(m)
         state.entered = iid
-        log.say("{0} plays {card} onto the Ramparts.", seat, card=card.name)
+        log.say("{0} plays {card} onto the Ramparts{paid}.", seat, card=card.name, paid=paid)
         if card.swear_allegiance:
             resolve(state, seat, card.swear_allegiance, iid, target, log)
         return
     if on is not None:
-        log.say("{0} plays {card} on {1}'s {victim}.", seat, on.owner, card=card.name, victim=on.spec.name)
+        log.say("{0} plays {card} on {1}'s {victim}{paid}.", seat, on.owner, card=card.name, victim=on.spec.name,
+                paid=paid)
     else:
-        log.say("{0} plays {card}.", seat, card=card.name)
+        log.say("{0} plays {card}{paid}.", seat, card=card.name, paid=paid)
     if card.kind == INVOCATION:
         pl.invocations.append(iid)
         return

@@ -112,6 +112,10 @@ class State:
     over: bool = False
     outcome: str = ""
     moves: int = 0
+    rules_version: int = 1
+    """The rules version the table was dealt under (see README, "Rules versions"): 1, the engine
+    chose the Power Sources that pay for a card; 2, the player does. A snapshot written before
+    versions has no such key and reads as 1, which is what it was played under."""
 
     def card(self, iid: int) -> Card:
         return CARDS[self.cards[iid]]

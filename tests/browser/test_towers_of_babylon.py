@@ -12,6 +12,8 @@
   deck's order.
 * axe-core finds nothing serious in light and dark themes, on a laptop and on a phone, at each
   step of a game (deck choice, mulligan, main phase, an attack to answer, the end).
+* A card that can be paid in several ways: the page shows the ways as Power Source symbols, the
+  cheapest for later preselected, and the player pays the way they choose.
 """
 
 from __future__ import annotations
@@ -26,8 +28,9 @@ from typing import Any
 
 import httpx
 import pytest
-from playwright.sync_api import Browser, Page, WebSocket, expect
+from playwright.sync_api import Browser, Locator, Page, WebSocket, expect
 
+from engines.towers_of_babylon.components import CARD_LIST
 from tests.browser.look import axe, context_args, low_contrast
 from tests.support.server import ServerProcess, sqlite_server
 
@@ -220,6 +223,10 @@ def click_move(page: Page, move: dict[str, Any], seat: int) -> None:
     k = key(move)
     if t in ("play", "offer"):
         b.locator(f'.tob-hand [data-k="h-{move["card"]}"]').click()
+        if "pay" in move:  # several ways to pay: choose this one (the first is preselected)
+            way = b.locator(f'.tob-sel .tob-pay[data-pay="{",".join(move["pay"])}"]')
+            if way.get_attribute("aria-pressed") != "true":
+                way.click()
         if t == "play" and move["target"] >= 0:
             b.locator(f'.mat [data-k="m-{move["target"]}"]').click()
         else:
@@ -391,9 +398,15 @@ def test_two_players_play_a_whole_game_of_towers_of_babylon_by_clicking(browser:
     assert all(fs["laptop"].values()) and all(fs["phone"].values()), fs
     seconds = round(time.monotonic() - started, 1)
 
-    # the page's weight: the HTML and every script and style sheet it loads, compressed
-    urls = ada.evaluate("""() => [location.href, ...performance.getEntriesByType('resource')
+    # the page's weight at its first view, as London's budget counts it: a seat's page opened
+    # afresh, the HTML and every script and style sheet it loads, compressed (Ada's own page
+    # also holds the waiting room's module, which the frame fetches only while a table gathers)
+    fresh = browser.new_context(**context_args("laptop")).new_page()
+    fresh.goto(f"{server.base}/seat/{token_of(ada)}")
+    wait_seq(fresh, now["seq"])
+    urls = fresh.evaluate("""() => [location.href, ...performance.getEntriesByType('resource')
         .map((e) => e.name).filter((u) => /\\.(js|css)$/.test(u))]""")
+    fresh.context.close()
     sizes = {u.replace(server.base, ""): len(gzip.compress(game.api.get(u).content)) for u in urls}
     assert any(u.endswith("/static/games/towers_of_babylon/renderer.js") for u in sizes)
     total = sum(sizes.values())
@@ -401,7 +414,7 @@ def test_two_players_play_a_whole_game_of_towers_of_babylon_by_clicking(browser:
     OUT.mkdir(parents=True, exist_ok=True)
     (OUT / "page-weight.json").write_text(json.dumps({"gzip_bytes": sizes, "total": total, "catalogue": catalogue,
                                                      "clicked_moves": clicks, "seconds": seconds}, indent=2))
-    assert total < 40_000, sizes
+    assert total <= 40 * 1024, sizes
 
 
 # -- a game played on the API, for the spectator and for the looks --------------------------
@@ -531,3 +544,128 @@ def test_axe_finds_nothing_serious_in_light_and_dark_on_a_laptop_and_a_phone(bro
         if size == "phone":
             no_side_scroll(page)
     assert not found, json.dumps(found, indent=1)[:6000]
+
+
+# -- paying: the player chooses the Power Sources ---------------------------------------------
+
+def two_faction_list(factions: tuple[str, str]) -> list[dict[str, Any]]:
+    """The add moves of a 60-card deck of two factions, two copies of each card (one of a rare)."""
+    moves: list[dict[str, Any]] = []
+    total = 0
+    for c in CARD_LIST:
+        n = min(1 if c.rarity in ("rare", "super_rare") else 2, 60 - total)
+        if c.faction in factions and n:
+            moves.append({"type": "add", "card": c.id, "copies": n})
+            total += n
+    return [*moves, {"type": "ready"}]
+
+
+def until_a_choice_of_payment(game: Game) -> int:
+    """Plays on the API, both seats on Light and Fire decks: each offers a card of the colour it
+    has fewer sources of at the start of its turns and plays nothing, until a seat's main phase
+    lists a card with several ways to pay. That seat."""
+    for seat in (0, 1):
+        for move in two_faction_list(("light", "fire")):
+            seq, _ = game.moves(seat)
+            game.play(seat, seq, move)
+    seat = 0
+    for _ in range(400):
+        now = game.now(seat)
+        if seat not in now["awaiting"]:
+            seat = now["awaiting"][0]
+            continue
+        view = now["view"]
+        prompt = view["prompt"]
+        moves = [c["move"] for c in prompt["choices"]]
+        by = {m["type"]: m for m in reversed(moves)}
+        me = view["players"][seat]
+        kind = prompt["kind"]
+        if kind == "main" and any("pay" in m for m in moves):
+            return seat
+        if kind == "mulligan":
+            move = next(m for m in moves if m["cards"] == [])
+        elif kind == "start" and len(me["hand"]) > 1:
+            have = me["available"] + me["exhausted"]
+            fewer = min(("light", "fire"), key=have.count)
+            offers = [m for m in moves if m["type"] == "offer"]
+            card_of = {r["iid"]: r["card"] for r in me["hand"]}
+            move = next((m for m in offers if card_of[m["card"]].startswith(fewer)), offers[0])
+        else:
+            move = by.get("end") or by.get("draw") or by.get("pass") or by.get("skip") or moves[0]
+        game.play(seat, now["seq"], move)
+    raise AssertionError("no card with several ways to pay came up")
+
+
+def carries(board: Locator, move: dict[str, Any]) -> None:
+    """The play of the selected card (its target on the mat, or its button) sends ``move``."""
+    where = board.locator(f'.mat [data-k="m-{move["target"]}"]') if move["target"] >= 0 \
+        else board.locator(".tob-sel .tob-row [data-move]").first
+    expect(where).to_have_attribute("data-move", key(move))
+
+
+def test_a_card_with_several_ways_to_pay_shows_them_the_cheapest_preselected_and_pays_the_one_chosen(
+        browser: Browser, server, tmp_path: Path):
+    game = api_table(server)
+    seat = until_a_choice_of_payment(game)
+    now = game.now(seat)
+    view, seq = now["view"], now["seq"]
+    moves = [c["move"] for c in view["prompt"]["choices"]]
+    paid = [m for m in moves if "pay" in m]
+    iid = paid[0]["card"]
+    ways = []
+    for m in paid:
+        if m["card"] == iid and m["pay"] not in ways:
+            ways.append(m["pay"])
+    assert len(ways) >= 2
+    shots = {}
+    for size in ("phone", "laptop"):
+        page = browser.new_context(**context_args(size)).new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda e, errors=errors: errors.append(str(e)))
+        page.goto(f"{server.base}/seat/{game.token[seat]}")
+        wait_seq(page, seq)
+        b = page.locator("#board")
+        b.locator(f'.tob-hand [data-k="h-{iid}"]').click()
+        row = b.locator(".tob-sel .tob-pays")
+        expect(row).to_be_visible()
+        buttons = row.locator(".tob-pay")
+        expect(buttons).to_have_count(len(ways))
+        assert [x.split(",") for x in buttons.evaluate_all("bs => bs.map((b) => b.dataset.pay)")] == ways
+        expect(buttons.first).to_have_attribute("aria-pressed", "true")
+        expect(buttons.first).to_contain_text("best for later")
+        for box in buttons.evaluate_all("bs => bs.map((b) => b.getBoundingClientRect().toJSON())"):
+            assert box["width"] >= 24 and box["height"] >= 24, box  # touch targets
+        carries(b, next(m for m in paid if m["card"] == iid and m["pay"] == ways[0]))
+        # where the ways and the hand sit on the page (the hand is below the decision: it moves if
+        # anything above it does); on the page, not on the screen, which a click may scroll
+        boxes = ("() => ['#board .tob-pays', '#board .tob-hand'].map((s) => {"
+                 " const r = document.querySelector(s).getBoundingClientRect();"
+                 " return [r.left + scrollX, r.top + scrollY, r.width, r.height]; })")
+        before = page.evaluate(boxes)
+        shot_path = tmp_path / f"pay-choice-{size}.png"
+        page.screenshot(path=str(shot_path), scale="css")
+        shots[size] = shot_path
+        found = axe(page, scope="#board")
+        assert not found, json.dumps(found, indent=1)
+        assert not low_contrast(page, "#board .tob-sel"), low_contrast(page, "#board .tob-sel")
+        # choosing another way moves nothing, and the play (button or target) then carries it
+        buttons.nth(1).click()
+        expect(buttons.nth(1)).to_have_attribute("aria-pressed", "true")
+        expect(buttons.first).to_have_attribute("aria-pressed", "false")
+        carries(b, next(m for m in paid if m["card"] == iid and m["pay"] == ways[1]))
+        assert page.evaluate(boxes) == before
+        page.screenshot(path=str(tmp_path / f"pay-choice-{size}-second.png"), scale="css")
+        if size == "laptop":
+            chosen = next(m for m in paid if m["card"] == iid and m["pay"] == ways[1])
+            had = sorted(view["players"][seat]["exhausted"])
+            if chosen["target"] >= 0:
+                b.locator(f'.mat [data-k="m-{chosen["target"]}"]').click()
+            else:
+                b.locator(f".tob-sel [data-move='{key(chosen)}']").click()
+            wait_seq(page, seq + 1)
+            after = game.view(seat)["players"][seat]
+            assert sorted(after["exhausted"]) == sorted(had + chosen["pay"])
+            assert iid not in [r["iid"] for r in after["hand"]]
+        assert not errors, errors
+        page.context.close()
+    print("payment screenshots:", *shots.values())

@@ -16,7 +16,7 @@ export const ownResult = true;
 
 const S = {
   root: null, ctx: null, moves: null, sections: {}, sel: null, mull: [], queue: [], paste: null,
-  why: null, whySeq: -1, lastStep: null, sent: null,
+  why: null, whySeq: -1, lastStep: null, sent: null, pay: null,
 };
 
 const ZONES = [["ramparts", "Ramparts", "Defenders"], ["tower", "Tower", "Builders"], ["battlefield", "Battlefield", "Raiders"]];
@@ -89,6 +89,10 @@ function cardWords(c) {
   return parts.join(". ");
 }
 
+// the way a play pays (its "pay": Power Source symbols) as a key; its label ends ", paying …"
+const payOf = (m) => (m.pay ? m.pay.join() : "");
+const PAYING = ", paying ";
+
 const act = (k, move) => ` data-k="${esc(k)}" data-move="${esc(moveKey(move))}"`;
 const choiceLabel = (move) => { const c = S.moves.choice(move); return fill(c ? c.label : move.type); };
 
@@ -96,7 +100,7 @@ const choiceLabel = (move) => { const c = S.moves.choice(move); return fill(c ? 
 
 /** Which hand cards, minions, towers and zones carry a move (or select something) right now. */
 function plan(v) {
-  const P = { hand: new Map(), mn: new Map(), tower: new Map(), zone: new Map(), selMoves: [], selectable: new Set() };
+  const P = { hand: new Map(), mn: new Map(), tower: new Map(), zone: new Map(), selMoves: [], selectable: new Set(), pays: new Map() };
   const moves = [...S.moves.byKey.values()];
   const kind = v.prompt ? v.prompt.kind : null;
   if (!kind || S.ctx.pending) return P;
@@ -110,7 +114,12 @@ function plan(v) {
   if (S.sel && !(S.sel.t === "h" ? P.hand.has(S.sel.iid) : P.selectable.has(S.sel.iid))) S.sel = null;
   if (!S.sel) return P;
   if (S.sel.t === "h") {
-    P.selMoves = moves.filter((m) => (m.type === "play" || m.type === "offer") && m.card === S.sel.iid);
+    const mine = moves.filter((m) => (m.type === "play" || m.type === "offer") && m.card === S.sel.iid);
+    // several ways to pay: a play per way, the cheapest for later listed first (so preselected);
+    // the targets and the play button then carry the way chosen
+    for (const m of mine) if (m.pay && !P.pays.has(payOf(m))) P.pays.set(payOf(m), m);
+    if (P.pays.size && !(S.pay && S.pay.iid === S.sel.iid && P.pays.has(S.pay.key))) S.pay = { iid: S.sel.iid, key: P.pays.keys().next().value };
+    P.selMoves = mine.filter((m) => !m.pay || payOf(m) === S.pay.key);
     for (const m of P.selMoves) if (m.type === "play" && m.target >= 0) P.mn.set(m.target, m);
   } else {
     P.selMoves = moves.filter((m) => ["move", "build", "attack"].includes(m.type) && m.minion === S.sel.iid);
@@ -302,8 +311,28 @@ function attackLine(v) {
   return `<p class="tob-attack" role="status"><span aria-hidden="true">⚔</span> ${esc(who)} <b>${esc(card(att.m.card).name)}</b> (might ${att.m.might}) attacks <b>${esc(what)}</b>${esc(blk)}.</p>`;
 }
 
-function buttons(list, cls = "") {
-  return list.map((m) => `<button type="button" class="tob-btn${cls ? " " + cls : ""}"${act(`b-${moveKey(m)}`, m)}>${esc(choiceLabel(m))}</button>`).join("");
+// beside the ways to pay (quiet), a play shows the same words whichever way is chosen (nothing
+// moves); its name, what a screen reader says, still ends with the way
+function buttons(list, cls = "", quiet = false) {
+  return list.map((m) => {
+    const label = choiceLabel(m);
+    const i = quiet && m.pay ? label.lastIndexOf(PAYING) : -1;
+    return `<button type="button" class="tob-btn${cls ? " " + cls : ""}"${act(`b-${moveKey(m)}`, m)}` +
+      (i < 0 ? `>${esc(label)}` : ` aria-label="${esc(label)}">${esc(label.slice(0, i))}`) + `</button>`;
+  }).join("");
+}
+
+/** The ways to pay for the selected card, as Power Source symbols; one is always chosen. */
+function payRow(P) {
+  if (P.pays.size < 2) return "";
+  const ways = [...P.pays].map(([k, m], i) => {
+    const on = k === S.pay.key;
+    const label = choiceLabel(m);
+    return `<button type="button" class="tob-pay${on ? " on" : ""}" data-act="pay" data-pay="${esc(k)}" data-k="pay-${esc(k)}" aria-pressed="${on}">` +
+      `<span class="tick" aria-hidden="true">${on ? "✓" : ""}</span>${m.pay.map((f) => `<span class="pay-s f-${f}" aria-hidden="true">${glyph(f)}</span>`).join("")}` +
+      `<span class="sr">${esc(label.slice(label.lastIndexOf(PAYING) + PAYING.length))}</span>${i ? "" : "<small>best for later</small>"}</button>`;
+  }).join("");
+  return `<div class="tob-pays" role="group" aria-labelledby="tob-pays-h"><span id="tob-pays-h">Pay with</span>${ways}</div>`;
 }
 
 function deckPanel(v) {
@@ -391,8 +420,9 @@ function controls(v, P) {
     const targets = P.selMoves.some((m) => (m.type === "play" && m.target >= 0) || m.type === "attack");
     const movesTo = P.selMoves.some((m) => m.type === "move");
     const hint = [targets ? "tap a highlighted target" : null, movesTo ? "tap “Move here” in a zone" : null].filter(Boolean).join(", or ");
-    out.push(`<div class="tob-sel"><p><b>${esc(name)}</b> is selected${hint ? ` — ${hint}, or choose below` : " — choose below"}.</p>` +
-      `<div class="tob-row">${buttons(P.selMoves)}<button type="button" class="tob-btn quiet" data-act="cancel" data-k="cancel">Cancel</button></div></div>`);
+    const paying = P.pays.size > 1 ? " pick how to pay (“best for later” keeps the most of your hand playable), then" : "";
+    out.push(`<div class="tob-sel"><p><b>${esc(name)}</b> is selected —${paying}${hint ? ` ${hint}, or choose below` : " choose below"}.</p>${payRow(P)}` +
+      `<div class="tob-row">${buttons(P.selMoves, "", true)}<button type="button" class="tob-btn quiet" data-act="cancel" data-k="cancel">Cancel</button></div></div>`);
   }
   const all = [...S.moves.byKey.values()];
   const simple = all.filter((m) => ["draw", "skip", "pass", "end"].includes(m.type));
@@ -560,6 +590,7 @@ function onClick(e) {
     return;
   }
   if (a === "unmull") { S.mull = []; draw(); return; }
+  if (a === "pay") { if (S.sel) S.pay = { iid: S.sel.iid, key: t.dataset.pay }; draw(); return; }
   if (a === "cancel") { S.sel = null; draw(); return; }
   if (a === "paste") {
     const box = S.root.querySelector("#tob-list");

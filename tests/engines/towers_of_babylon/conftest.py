@@ -11,10 +11,11 @@ from engines.towers_of_babylon.components import CARDS, READY
 from engines.towers_of_babylon.state import Minion, State
 
 
-def dealt(seed: int = 1, decks: tuple[str, str] = ("fire_legion", "light_citadel")) -> State:
+def dealt(seed: int = 1, decks: tuple[str, str] = ("fire_legion", "light_citadel"),
+          version: int | None = None) -> State:
     """A game where both seats chose their ready-made deck and kept their hands: the first
-    player's start-of-turn decision is awaited."""
-    state = ENGINE.new_game(2, seed, {})
+    player's start-of-turn decision is awaited. ``version``: the rules version (None: the newest)."""
+    state = ENGINE.new_game(2, seed, {}, rules_version=version)
     for seat in (0, 1):
         ENGINE.play(state, seat, {"type": "deck", "deck": decks[seat]})
     for seat in (0, 1):
@@ -23,11 +24,11 @@ def dealt(seed: int = 1, decks: tuple[str, str] = ("fire_legion", "light_citadel
 
 
 def main_phase(seed: int = 1, decks: tuple[str, str] = ("fire_legion", "light_citadel"),
-               first: int = 0) -> State:
+               first: int = 0, version: int | None = None) -> State:
     """A game in the main phase of ``first``'s first turn, hands emptied back into the decks, no
     power: tests arrange the rest by hand."""
     while True:
-        state = dealt(seed, decks)
+        state = dealt(seed, decks, version)
         if state.first == first:
             break
         seed += 1

@@ -174,7 +174,7 @@ def test_play_a_minion_pays_its_power_cost_with_the_specific_cost_in_matching_sy
     refused(state, 0, "Sun Blessed Paladin costs 4 power, at least 2 of it Light; you have 4 available, 1 of "
             "them Light", type="play", card=paladin, target=TOWER_TARGET)
     power(state, 0, "light", "light", "light", "fire", "water")
-    play(state, 0, type="play", card=paladin, target=TOWER_TARGET)
+    play(state, 0, type="play", card=paladin, target=TOWER_TARGET, pay=["fire", "light", "light", "water"])
     pl = state.players[0]
     assert sorted(pl.exhausted) == ["fire", "light", "light", "water"] and pl.available == ["light"]
 
