@@ -11,17 +11,28 @@ from app.errors import ApiError
 from app.live import LiveTable, LiveTables, PlayerInfo
 from app.models import ChatMessage, Player, utcnow
 from app.notify import Notifier
+from app.user_text import refuse_nul, visible
 
 HISTORY = 100
 
 
 def clean_chat(text: object, max_chars: int) -> str:
-    if not isinstance(text, str) or not text.strip():
-        raise ApiError(422, "empty_message", "Write something to send.")
+    """A message as it is stored: trimmed, without control or format characters. Refused when
+    it holds a NUL, is too long, or shows nothing (only spaces, zero-width or direction marks)."""
+    if not isinstance(text, str):
+        raise empty_message()
+    refuse_nul(text)
     text = text.strip()
     if len(text) > max_chars:
         raise ApiError(422, "message_too_long", f"A message is at most {max_chars} characters.")
-    return "".join(c for c in text if c in "\n\t" or c.isprintable())
+    text = "".join(c for c in text if c in "\n\t" or c.isprintable())
+    if not visible(text):
+        raise empty_message()
+    return text
+
+
+def empty_message() -> ApiError:
+    return ApiError(422, "empty_message", "Write something to send.")
 
 
 async def post_chat(live_tables: LiveTables, notifier: Notifier, live: LiveTable, player: PlayerInfo,

@@ -6,10 +6,10 @@ import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
-from fastapi import FastAPI, Request
+from fastapi import Depends, FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.middleware.gzip import GZipMiddleware
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from sqlalchemy.exc import DBAPIError
 from starlette.exceptions import HTTPException as StarletteHTTPException
@@ -22,6 +22,7 @@ from app.guard import GuardMiddleware, install_log_redaction
 from app.parlour import Parlour
 from app.paths import STATIC
 from app.routes import again_pages, api, diplomacy, pages, sockets, time_api
+from app.user_text import TextRefused, refuse_nul_in_request
 
 log = logging.getLogger("parlour")
 
@@ -42,7 +43,7 @@ def create_fastapi(settings: Settings | None = None) -> FastAPI:
         yield
         await parlour.stop()
 
-    app = FastAPI(title="Parlour", lifespan=lifespan,
+    app = FastAPI(title="Parlour", lifespan=lifespan, dependencies=[Depends(refuse_nul_in_request)],
                   docs_url="/api/docs", openapi_url="/api/openapi.json", redoc_url=None)
     app.state.parlour = parlour
     app.include_router(api.router)
@@ -59,6 +60,12 @@ def create_fastapi(settings: Settings | None = None) -> FastAPI:
     async def api_error(request: Request, exc: ApiError) -> JSONResponse:
         headers = {"Retry-After": str(exc.extra["retry_after"])} if "retry_after" in exc.extra else None
         return JSONResponse(exc.as_json(), status_code=exc.status, headers=headers)
+
+    @app.exception_handler(TextRefused)
+    async def text_refused(request: Request, exc: TextRefused) -> Response:
+        if request.url.path.startswith("/api/"):
+            return await api_error(request, exc)
+        return pages.page(request, "missing.html", status_code=exc.status, message=exc.message)
 
     @app.exception_handler(RequestValidationError)
     async def invalid_request(request: Request, exc: RequestValidationError) -> JSONResponse:

@@ -10,25 +10,30 @@ from __future__ import annotations
 
 import secrets
 import unicodedata
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import delete, select, update
+from sqlalchemy import select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.cascade import delete_with_dependents
 from app.clock_rules import ClockSettings
 from app.clocks import store_settings
 from app.diplomacy import enabled as diplomacy_enabled
 from app.errors import ApiError
 from app.hub import Hub
 from app.live import LiveTable, LiveTables, PlayerInfo
-from app.models import ChatMessage, GameTable, Player, utcnow
+from app.models import Base, GameTable, Player, utcnow
 from app.notify import Notifier
 from app.tokens import hash_token, new_code, new_seed, new_token
+from app.user_text import visible
 from engines.base import Engine, resolve_options, rules_version
 
 NAME_MAX = 24
+# Run in the founding transaction once the new table has its id (see Rooms.found).
+Claim = Callable[[AsyncSession, int], Awaitable[None]]
 
 
 def clean_name(raw: object) -> str:
@@ -42,7 +47,7 @@ def clean_name(raw: object) -> str:
     name = unicodedata.normalize("NFC", " ".join(raw.split()))
     if any(unicodedata.category(c) in ("Cc", "Cf", "Cs", "Co", "Cn") for c in name):
         raise ApiError(422, "invalid_name", "A name cannot hold control or invisible characters.")
-    if not name:
+    if not visible(name):  # only spaces, or characters that show nothing (a Hangul filler)
         raise ApiError(422, "invalid_name", "Give your name: 1 to 24 characters.")
     if len(name) > NAME_MAX:
         raise ApiError(422, "invalid_name", f"A name is at most {NAME_MAX} characters long.")
@@ -112,10 +117,12 @@ class Rooms:
         return self.live.engines[game]
 
     async def found(self, game: object, name: object, options: object, clock: object = None,
-                    token: str | None = None, bot_after: object = None) -> SeatTicket:
+                    token: str | None = None, bot_after: object = None, claim: Claim | None = None) -> SeatTicket:
         """A new table, gathering; ``clock`` the clocks chosen (app/clock_rules.py), ``token``
         the founder's seat token when it is derived from another (play again), ``bot_after`` the
-        seconds away after which a seat may be voted to a bot (app/bot_seats.py; None: never)."""
+        seconds away after which a seat may be voted to a bot (app/bot_seats.py; None: never).
+        ``claim`` runs in the same transaction with the new table's id: whatever it raises undoes
+        the founding, so a table founded for a place another took first never exists."""
         from app.bot_seats import check_bot_after
 
         engine = self.engine(game)
@@ -141,6 +148,8 @@ class Rooms:
                     s.add(Player(table_id=row.id, token_hash=hash_token(token), name=name, joined=0,
                                  is_founder=True))
                     await store_settings(s, row.id, clock_settings)
+                    if claim is not None:
+                        await claim(s, row.id)
                 return SeatTicket(code, token, row.id)
             except IntegrityError:
                 continue
@@ -189,8 +198,8 @@ class Rooms:
                 gone = named
             async with self.live.sessions() as s, s.begin():
                 await lock_gathering(s, live.id)
-                await s.execute(delete(ChatMessage).where(ChatMessage.player_id == gone.id))
-                await s.execute(delete(Player).where(Player.id == gone.id, Player.table_id == live.id))
+                # Its chat, push subscriptions and every other row naming the player go with it.
+                await delete_with_dependents(s, Base.metadata.tables[Player.__tablename__], [gone.id])
                 await self.notifier.in_transaction(s, live.id, "lobby")
             await self._changed(live)
 

@@ -15,6 +15,7 @@ from app.guard import origin_allowed
 from app.hub import Connection
 from app.live import LiveTable, PlayerInfo
 from app.parlour import Parlour
+from app.user_text import refuse_nul
 from app.websocket_protocol import SEND_NOW
 from app.wire import public_summary
 
@@ -150,6 +151,7 @@ async def handle(raw: str, conn: Connection, parlour: Parlour, live: LiveTable,
     # Limits count per seat (a spectator: per address), whatever the number of sockets it opens.
     who = (live.id, player.id) if player is not None else conn.address
     try:
+        refuse_nul(msg)  # in a chat, a move's keys or texts, anything: PostgreSQL cannot store it
         if kind == "move":
             if player is None:
                 raise ApiError(403, "spectator", "Spectators cannot play moves.")

@@ -12,11 +12,12 @@ from fastapi import APIRouter, Request
 from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.chat import post_chat
 from app.errors import ApiError, not_found
 from app.live import LiveTable, PlayerInfo
-from app.models import MoveRecord, Rematch, TableClock
+from app.models import MoveRecord, Player, Rematch, TableClock
 from app.parlour import JSON, Parlour, ParlourDep, client_id
 from app.routes.api import SeatDep, lookup_table
 from app.tokens import hash_token
@@ -84,17 +85,26 @@ async def forget_push(body: ForgetPushIn, seat: SeatDep, parlour: ParlourDep) ->
 async def my_tables(body: MyTablesIn, request: Request, parlour: ParlourDep) -> JSON:
     """The tables of the seat tokens a browser holds (it keeps them; the server keeps no list):
     the game, the players, whose turn it is, the last move's time. An unknown token is answered
-    ``{"seat_token": ..., "missing": true}``. At most 100 tokens a request."""
-    found: list[tuple[str, LiveTable, PlayerInfo]] = []
+    ``{"seat_token": ..., "missing": true}``. At most 100 tokens a request, looked up at once.
+    Unknown tokens count as wrong guesses against the address's brake on table codes: while it
+    is braked, a request holding one is answered 429 (the seats it holds stay open to it)."""
+    client = client_id(request)
+    tokens = list(dict.fromkeys(body.seats))  # each once, in the browser's order
+    braked = parlour.code_brake.retry_after(client)
+    held = await held_seats(parlour, client, tokens)
+    unknown = [token for token in tokens if token not in held]
+    if unknown and braked:
+        raise ApiError(429, "too_many_attempts", "Too many unknown codes or seat addresses from your address; "
+                       f"try again in {braked} s.", retry_after=braked)
+    for _ in unknown:
+        parlour.code_brake.missed(client)
+    last = await last_moves(parlour, list({live.id for live, _ in held.values()}))
     out: list[JSON] = []
-    for token in dict.fromkeys(body.seats):  # each once, in the browser's order
-        seat = await parlour.seat(token, client_id(request)) if isinstance(token, str) else None
-        if seat is None:
+    for token in tokens:
+        if token not in held:
             out.append({"seat_token": token, "missing": True})
-        else:
-            found.append((token, *seat))
-    last = await last_moves(parlour, [live.id for _, live, _ in found])
-    for token, live, player in found:
+            continue
+        live, player = held[token]
         names = live.names_by_seat()
         out.append({
             "seat_token": token, "seat_url": f"/seat/{token}", "code": live.code, "game": live.game,
@@ -104,9 +114,31 @@ async def my_tables(body: MyTablesIn, request: Request, parlour: ParlourDep) -> 
             "your_turn": player.seat is not None and player.seat in live.awaiting,
             "last_move_at": iso(last.get(live.id)), "seq": live.seq,
         })
-    order = {t: i for i, t in enumerate(dict.fromkeys(body.seats))}
-    out.sort(key=lambda t: order.get(t["seat_token"], 0))
     return {"tables": out}
+
+
+async def held_seats(parlour: Parlour, client: str, tokens: list[str]) -> dict[str, tuple[LiveTable, PlayerInfo]]:
+    """The table and player of each of these seat tokens that has a seat, found with one query
+    whatever their number (a guesser's hundred tokens cost what one costs)."""
+    hashes = {token: hash_token(token) for token in tokens if 8 <= len(token) <= 128}
+    if not hashes:
+        return {}
+    async with parlour.sessions() as s:
+        rows = await s.execute(select(Player.token_hash, Player.table_id)
+                               .where(Player.token_hash.in_(hashes.values())))
+        table_of: dict[str, int] = {token_hash: table_id for token_hash, table_id in rows}
+    out: dict[str, tuple[LiveTable, PlayerInfo]] = {}
+    for token, token_hash in hashes.items():
+        if token_hash not in table_of:
+            continue
+        live = await parlour.live.get(table_of[token_hash])
+        player = live.player_by_hash(token_hash) if live is not None else None
+        found = (live, player) if live is not None and player is not None \
+            else await parlour.live.by_token_hash(token_hash)  # a cache older than the seat: reloaded
+        if found is not None:
+            parlour.code_brake.reached(client, found[0].code)  # a seat's table stays open to its holder
+            out[token] = found
+    return out
 
 
 async def last_moves(parlour: Parlour, table_ids: list[int]) -> dict[int, datetime]:
@@ -143,13 +175,22 @@ async def play_again(token: str, seat: SeatDep, request: Request, parlour: Parlo
         offered = await s.get(Rematch, live.id)
         clock = await s.get(TableClock, live.id)
     if offered is None:
-        ticket = await parlour.rooms.found(live.game, player.name, dict(live.options),
-                                           clock=clock.settings if clock is not None else None,
-                                           token=again_token(token))
+
+        async def claim(s: AsyncSession, new_table_id: int) -> None:
+            # The old table's one next table is stored with the new table, in its founding
+            # transaction: of presses at once, the first to commit founds it, and the others'
+            # tables are rolled back whole (their seats too) before they join that one.
+            s.add(Rematch(table_id=live.id, new_table_id=new_table_id, player_id=player.id))
+            try:
+                await s.flush()
+            except IntegrityError:
+                raise OfferedAlready from None
+
         try:
-            async with parlour.sessions() as s, s.begin():
-                s.add(Rematch(table_id=live.id, new_table_id=ticket.table_id, player_id=player.id))
-        except IntegrityError:  # someone else's offer was stored first: join theirs
+            ticket = await parlour.rooms.found(live.game, player.name, dict(live.options),
+                                               clock=clock.settings if clock is not None else None,
+                                               token=again_token(token), claim=claim)
+        except OfferedAlready:
             return await join_again(token, seat, request, parlour)
         invite = f"{parlour.public_base(request)}/join/{ticket.code}"
         message = await post_chat(parlour.live, parlour.notifier, live, player, f"Play again? New table: {invite}")
@@ -159,6 +200,10 @@ async def play_again(token: str, seat: SeatDep, request: Request, parlour: Parlo
         return {"code": ticket.code, "invite_url": invite, "seat_url": f"/seat/{ticket.token}",
                 "seat_token": ticket.token}
     return await join_again(token, seat, request, parlour)
+
+
+class OfferedAlready(Exception):
+    """Another press founded this finished table's next table first."""
 
 
 @router.get("/seats/{token}/again")

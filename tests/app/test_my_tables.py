@@ -3,7 +3,10 @@ game, the players, whose turn it is and the last move's time, and keeps no list 
 
 from __future__ import annotations
 
+import re
 from typing import Any
+
+from sqlalchemy import event
 
 from tests.support.play import found, join, play_one, started_table
 
@@ -58,3 +61,52 @@ def test_the_api_docs_describe_time_at_the_table(sqlite_client: Any) -> None:
         operations = spec["paths"][path].values()
         assert all(op.get("description") for op in operations), path
     assert "fischer" in str(spec["components"]["schemas"]["FoundIn"])
+
+
+def test_my_tables_looks_up_all_the_addresses_of_a_request_in_one_query(client: Any) -> None:
+    c = client  # on SQLite and on PostgreSQL
+    t = started_table(c, ("Ada", "Bob"))
+    c.get(f"/api/seats/{t['tokens'][0]}")  # its table is in memory: nothing else to load
+    engine = c.app.state.parlour.db.sync_engine
+    statements: list[str] = []
+
+    def seen(conn: Any, cursor: Any, statement: str, *rest: Any) -> None:
+        statements.append(statement)
+
+    event.listen(engine, "before_cursor_execute", seen)
+    try:
+        held = [*t["tokens"], *(f"no-such-seat-address-{i:02}" for i in range(8))]
+        r = c.post("/api/my-tables", json={"seats": held})
+    finally:
+        event.remove(engine, "before_cursor_execute", seen)
+    assert r.status_code == 200, r.text
+    assert [x.get("code") for x in r.json()["tables"]] == [t["code"]] * 2 + [None] * 8
+    by_address = [s for s in statements if re.search(r"where.*token_hash", s, re.I | re.S)]
+    assert len(by_address) == 1, by_address
+
+
+def test_unknown_seat_addresses_count_as_wrong_guesses_and_a_braked_address_gets_429(client: Any) -> None:
+    c = client
+    t = started_table(c, ("Ada", "Bob"))
+    guesses = [f"guessed-seat-address-{i:03}" for i in range(100)]
+    # one answer, so a browser holding many stale addresses learns to forget them …
+    first = c.post("/api/my-tables", json={"seats": guesses})
+    assert first.status_code == 200 and all(x["missing"] for x in first.json()["tables"])
+    # … and then the address is braked, like one that tried ten wrong table codes
+    r = c.post("/api/my-tables", json={"seats": ["guessed-seat-address-100"]})
+    assert r.status_code == 429 and r.json()["error"] == "too_many_attempts", r.text
+    assert 0 < int(r.headers["retry-after"]) <= 61
+    assert c.get("/api/tables/ZZZZZZ").status_code == 429  # one brake for codes and seat addresses
+    # the seats it holds are still answered
+    r = c.post("/api/my-tables", json={"seats": t["tokens"]})
+    assert r.status_code == 200 and [x["code"] for x in r.json()["tables"]] == [t["code"]] * 2
+
+
+def test_wrong_table_codes_brake_the_lookup_of_unknown_seat_addresses(sqlite_client: Any) -> None:
+    c = sqlite_client
+    t = started_table(c, ("Ada", "Bob"))
+    for i in range(10):
+        assert c.get(f"/api/tables/QQQQ{i:02}").status_code == 404
+    assert c.post("/api/my-tables", json={"seats": ["no-such-seat-address"]}).status_code == 429
+    r = c.post("/api/my-tables", json={"seats": [t["tokens"][1]]})
+    assert r.status_code == 200 and r.json()["tables"][0]["code"] == t["code"]

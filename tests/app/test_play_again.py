@@ -3,7 +3,10 @@ are invited on their old seat pages, live, and take their seat there in one step
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
+
+import httpx
 
 from tests.support.play import play_one, started_table
 
@@ -99,3 +102,38 @@ def test_the_old_seat_page_offers_the_seat_and_takes_it_with_one_button(sqlite_c
     assert again.status_code == 303 and again.headers["location"] == taken.headers["location"]
     founder = c.get(f"/seat/{ada}/again", follow_redirects=False)
     assert founder.headers["location"] == f"/seat/{offer['seat_token']}"
+
+
+def test_three_players_pressing_play_again_at_once_found_one_table_and_all_sit_there(
+        db_url: str, server_factory: Any) -> None:
+    """One finished table has at most one next table, whoever presses first and on whichever
+    server process: every press at once lands at the same new table, and so does "Join" after."""
+    # Real concurrency: requests in flight together, on two processes where the database allows
+    # several (PostgreSQL), else on one.
+    servers = [server_factory(db_url)]
+    if db_url.startswith("postgresql"):
+        servers.append(server_factory(db_url))
+    for _ in range(3):  # the race loses nothing by chance: every round founds one table
+        with httpx.Client(base_url=servers[0].base, timeout=30) as c:
+            t = finished(c)
+        for server in servers[1:]:  # every process holds the finished table
+            httpx.get(f"{server.base}/api/seats/{t['tokens'][0]}", timeout=30)
+
+        async def press_at_once(tokens: list[str]) -> list[httpx.Response]:
+            async with httpx.AsyncClient(timeout=30) as ac:
+                return await asyncio.gather(*(ac.post(f"{servers[i % len(servers)].base}/api/seats/{tok}/again")
+                                              for i, tok in enumerate(tokens)))
+
+        answers = asyncio.run(press_at_once(t["tokens"]))
+        assert [r.status_code for r in answers] == [201, 201, 201], [r.text for r in answers]
+        assert len({r.json()["code"] for r in answers}) == 1, "one finished table, one next table"
+        code = answers[0].json()["code"]
+        with httpx.Client(base_url=servers[-1].base, timeout=30) as c:
+            for old, pressed in zip(t["tokens"], answers, strict=True):
+                seat = c.get(f"/api/seats/{pressed.json()['seat_token']}").json()
+                assert seat["code"] == code and sorted(p["name"] for p in seat["table"]["players"]) == \
+                    ["Ada", "Bob", "Cy"]
+                # the old seat page offers that table, and "Join" keeps to the seat taken there
+                assert c.get(f"/api/seats/{old}/again").json()["code"] == code
+                joined = c.post(f"/api/seats/{old}/again/join").json()
+                assert joined["code"] == code and joined["seat_token"] == pressed.json()["seat_token"]
