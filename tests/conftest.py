@@ -114,6 +114,50 @@ def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[s
             "args": CHROMIUM_ARGS, "headless": True}
 
 
+# Browser tests run under the site's real Content-Security-Policy (never bypass_csp), and any
+# violation the page meets fails the test: an injected <style>, a style attribute, an inline
+# script are blocked for every player, so a page that needs one is broken. The browser reports
+# each violation as a `securitypolicyviolation` event, which this script turns into a console line.
+CSP_WATCH = """document.addEventListener("securitypolicyviolation", (e) => {
+  console.error(`Content-Security-Policy violation: ${e.violatedDirective} blocked ${e.blockedURI || "an inline one"}`
+    + ` (${e.sourceFile || location.pathname}:${e.lineNumber}) ${e.sample || ""}`);
+}, true);"""
+
+
+def csp_complaint(text: str) -> bool:
+    return "Content-Security-Policy" in text or "Content Security Policy" in text
+
+
+@pytest.fixture(autouse=True)
+def csp_violations_fail_the_test(request: pytest.FixtureRequest) -> Iterator[list[str]]:
+    """Watches every browser context a browser test opens (browser.new_context / new_page) and
+    fails the test on any Content-Security-Policy violation in a page's console."""
+    if "browser" not in request.fixturenames:
+        yield []
+        return
+    browser = request.getfixturevalue("browser")
+    seen: list[str] = []
+    make = browser.new_context
+
+    def new_context(*args: Any, **kwargs: Any) -> Any:
+        assert not kwargs.get("bypass_csp"), "browser tests run under the site's Content-Security-Policy"
+        context = make(*args, **kwargs)
+        context.add_init_script(script=CSP_WATCH)
+        context.on("console", lambda m: csp_complaint(m.text) and seen.append(f"{m.text} [{m.location.get('url')}]"))
+        return context
+
+    def new_page(*args: Any, **kwargs: Any) -> Any:
+        return new_context(*args, **kwargs).new_page()
+
+    browser.new_context = new_context
+    browser.new_page = new_page
+    try:
+        yield seen
+    finally:
+        del browser.new_context, browser.new_page
+    assert not seen, "Content-Security-Policy violations:\n" + "\n".join(dict.fromkeys(seen))
+
+
 @pytest.fixture(scope="session")
 def screenshots() -> Path:
     path = ARTIFACTS / "screenshots"

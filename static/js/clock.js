@@ -1,44 +1,23 @@
 // The table's clocks, shown to every seat and spectator: loaded only at a table that has them
 // (the server sends a "clock" message only then). Each seat's time left, counted down here
-// between messages; whose clock runs, and whose stands still because a bot plays the seat, is
-// said in words, not by colour alone.
+// between messages, beside the player's name in their panel (as lichess and Board Game Arena
+// place them), and the seat's own clock again in the action bar. Whose clock runs, whose time is
+// low, and whose stands still because a bot plays the seat is said in words and marks, not by
+// colour alone. The styles are in parlour.css: the site's policy allows no injected <style>.
 import { el } from "./kit.js";
 
 let shown = null; // { clock, at (performance.now() when received), seq }
 let ticker = null;
 let nameOf = (seat) => `Seat ${seat + 1}`;
+let me = null;
 let lastTimeout = null;
+let barClock = null;
 
 const ACTIONS = {
   pass: "the seat passed (or played its first listed move)",
   bot_easy: "an easy bot played for the seat",
   bot_good: "a good bot played for the seat",
 };
-
-const STYLE = `
-.clocks { margin: 0 0 .6rem; }
-.clocks ol { list-style: none; margin: 0; padding: 0; display: grid; gap: .25rem; }
-.clock { display: flex; flex-wrap: wrap; gap: 0 .5rem; align-items: baseline; padding: .2rem .5rem; border: 1px solid var(--rule); border-radius: var(--radius); background: var(--card-2); }
-.clock-name { flex: 1 1 auto; min-width: 0; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
-.clock-time { font-variant-numeric: tabular-nums; font-weight: bold; }
-.clock-state { font-size: .85rem; color: var(--ink-soft); }
-.clock.running { border: 2px solid var(--accent); }
-.clock.bot { border-style: dashed; }
-.clock.low .clock-time { color: var(--bad); }
-.clock-note { margin: .3rem 0 0; font-size: .9rem; font-style: italic; }`;
-
-function box() {
-  let section = document.getElementById("clocks");
-  if (section) return section;
-  const style = document.createElement("style");
-  style.textContent = STYLE;
-  document.head.append(style);
-  section = el("section", { id: "clocks", class: "clocks", "aria-label": "Clocks" },
-    el("h2", { class: "sr", text: "Clocks" }), el("ol", {}), el("p", { class: "clock-note", "aria-live": "polite", hidden: true }));
-  const seats = document.getElementById("seats");
-  seats.parentNode.insertBefore(section, seats);
-  return section;
-}
 
 /** "9:41", "1:02:05" for a chess clock; "23 h 12 min", "4 min 10 s" for a deadline. */
 export function format(ms, kind) {
@@ -53,30 +32,65 @@ export function format(ms, kind) {
   return `${h ? `${h}:` : ""}${mm}:${String(sec).padStart(2, "0")}`;
 }
 
-function draw() {
+/** Low time: under a tenth of the starting time, and never more than a minute. */
+function isLow(left, clock) {
+  return left < Math.min(60000, (clock.seconds || 0) * 100);
+}
+
+function parts(s, clock, spent, who) {
+  const left = s.running ? s.ms - spent : s.ms;
+  const low = !s.bot && isLow(left, clock);
+  // a seat a bot plays runs no clock: its player's time waits for them
+  const state = s.bot ? "stopped: bot plays" : s.running ? (left <= 0 ? "time is up" : "▶ running") : "waiting";
+  const time = format(left, clock.kind);
+  return {
+    cls: `clock${s.running ? " running" : ""}${low ? " low" : ""}${s.bot ? " bot" : ""}`,
+    children: [
+      el("span", { class: "clock-time", role: "timer",
+        "aria-label": `${who}: ${time} left${s.bot ? ", stopped while a bot plays" : ""}${low ? ", low" : ""}`, text: time }),
+      el("span", { class: "clock-state", text: state }),
+      low ? el("span", { class: "clock-low", text: "⚠ low time" }) : null,
+    ],
+  };
+}
+
+/** Draws every clock: in each player's panel (#seats) and the seat's own in the action bar. */
+export function draw(seat) {
+  if (seat !== undefined) me = seat;
   if (!shown) return;
   const { clock, at } = shown;
   const spent = performance.now() - at;
-  const items = clock.seats.map((s) => {
-    const left = s.running ? s.ms - spent : s.ms;
-    const low = s.running && left < Math.min(60000, clock.seconds * 100);
-    // a seat a bot plays runs no clock: its player's time waits for them
-    const state = s.bot ? "stopped: bot plays" : s.running ? (left <= 0 ? "time is up" : "▶ running") : "waiting";
-    return el("li", { class: `clock${s.running ? " running" : ""}${low ? " low" : ""}${s.bot ? " bot" : ""}`, "data-seat": s.seat },
-      el("span", { class: "clock-name", text: nameOf(s.seat) }),
-      el("span", { class: "clock-time", role: "timer", "aria-label": `${nameOf(s.seat)}: ${format(left, clock.kind)} left${s.bot ? ", stopped while a bot plays" : ""}`, text: format(left, clock.kind) }),
-      el("span", { class: "clock-state", text: state }));
-  });
-  box().querySelector("ol").replaceChildren(...items);
+  for (const s of clock.seats) {
+    const panel = document.querySelector(`#seats .seat[data-seat="${s.seat}"]`);
+    if (!panel) continue;
+    let box = panel.querySelector(":scope > .clock");
+    if (!box) { box = el("div", { class: "clock", "data-seat": s.seat }); panel.append(box); }
+    const p = parts(s, clock, spent, nameOf(s.seat));
+    box.className = p.cls;
+    box.replaceChildren(...p.children.filter(Boolean));
+  }
+  // (kept once found: the bar is out of the document for a moment while a board is redrawn)
+  barClock = barClock || document.getElementById("my-clock");
+  const bar = barClock;
+  const mine = me === null ? null : clock.seats.find((s) => s.seat === me);
+  if (bar) {
+    bar.hidden = !mine;
+    if (mine) {
+      const p = parts(mine, clock, spent, "Your clock");
+      bar.className = `bar-clock ${p.cls}`;
+      bar.replaceChildren(...p.children.filter(Boolean));
+    }
+  }
 }
 
 /** A "clock" message from the table's socket. */
-export function show(message, names) {
+export function show(message, names, seat) {
   if (names) nameOf = names;
+  if (seat !== undefined) me = seat;
   shown = { clock: message.clock, at: performance.now(), seq: message.seq };
   const out = message.clock.timeouts[message.clock.timeouts.length - 1];
-  const note = box().querySelector(".clock-note");
-  if (out && (!lastTimeout || out.seq > lastTimeout.seq)) {
+  const note = document.getElementById("clock-note");
+  if (note && out && (!lastTimeout || out.seq > lastTimeout.seq)) {
     note.textContent = `${nameOf(out.seat)} ran out of time at move ${out.seq}: ${ACTIONS[out.action] || "a move was played"}.`;
     note.hidden = false;
   }

@@ -1,24 +1,8 @@
-// What the table page needs only now and then, fetched on first need: the Undo button (while
-// the server says this seat may take back its last move) and, after the end, its box and the
-// replay links.
+// What the table page needs only now and then, fetched on first need: the "your turn" bell and,
+// after the end, its box and the replay links. (Undo lives in the action bar: table.js.)
 import { el } from "./kit.js";
 
-let bar = null;
-
-export function paint(state, boot, send, renderPrompt) {
-  if (!bar) {
-    bar = el("p", { id: "undo-bar", class: "undo-bar" },
-      el("button", { type: "button", id: "undo", text: "↶ Undo my last move", onclick: () => {
-        if (!state.pending && send({ type: "undo", seq: state.seq })) {
-          state.pending = true;
-          document.body.classList.add("pending");
-          renderPrompt();
-        }
-      } }),
-      el("span", { class: "note", text: " until a card is revealed or another player moves" }));
-    document.getElementById("prompt").after(bar);
-  }
-  bar.hidden = !(state.undo && !state.pending && !state.offline && !state.result);
+export function paint(state, boot) {
   const next = document.querySelector("#result .next-game");
   if (state.result && next && !next.querySelector(".replay")) {
     next.append(" ", el("a", { class: "button replay", href: `/replay/${boot.code}`, text: "Watch the replay" }));

@@ -1,7 +1,8 @@
-// The shared table client: the socket and its reconnection, the waiting room, the seat order,
-// the prompt, the log and the chat. Each game's renderer (static/games/<id>/renderer.js) draws
-// the board from the view and turns clicks into moves; a generic renderer serves any game
-// that has none.
+// The shared table client: the socket and its reconnection, the waiting room, the frame around
+// the board (the action bar, the player panels with their clocks, the log and the chat). Each
+// game's renderer (static/games/<id>/renderer.js) draws the board from the view and turns clicks
+// into moves; a generic renderer serves any game that has none. docs/DESIGN.md, "The table's
+// frame", says what goes where and why.
 import { el } from "./kit.js";
 
 const boot = JSON.parse(document.getElementById("boot").textContent);
@@ -124,7 +125,7 @@ function receive(msg) {
     case "view": onView(msg); break;
     case "chat": onChat(msg.messages); break;
     case "error": onError(msg); break;
-    case "clock": import("./clock.js").then((m) => m.show(msg, nameOf)); break;
+    case "clock": import("./clock.js").then((m) => { state.clocks = m; m.show(msg, nameOf, mySeat()); }); break;
     default: break;
   }
   if (!Array.isArray(privateChats)) { if (privateChats) privateChats(msg); }
@@ -229,45 +230,193 @@ function renderSeats() {
         el("dt", { text: x.label }), el("dd", { text: x.value })))) : null,
       extra && extra.more ? extra.more(Object.assign({}, state.fixed, state.view), p.seat) : null);
   }));
+  // each panel's clock, beside the name (static/js/clock.js, once the table has sent one)
+  if (state.clocks) state.clocks.draw(mySeat());
 }
 
+// The action bar's first line: whose turn (in words, and marked), and the prompt in one sentence.
 function renderPrompt() {
-  const box = $("prompt");
+  const box = frame.prompt;
   const mine = mySeat();
   const status = state.table ? state.table.status : boot.status;
+  let who = "";
   let text;
   let mineToPlay = false;
   if (status === "finished") text = "The game is over.";
   else if (state.offline) text = state.view ? "Not connected — moves cannot be sent until the connection is back…"
     : "Not connected — the table will show once the connection is back…";
-  else if (state.pending) text = "Sending your move…";
   else if (mine !== null && state.awaiting.includes(mine)) {
-    mineToPlay = true;
+    // while a move is on its way the sentence stays (the bar keeps its height): only "who" says so
+    mineToPlay = !state.pending;
     const p = state.view && state.view.prompt;
-    text = `Your turn — ${p && p.text ? p.text : "choose a move"}`;
+    who = state.pending ? "Sending your move…" : "Your turn";
+    text = p && p.text ? p.text : "choose a move";
     const others = state.awaiting.filter((s) => s !== mine);
     if (others.length) text += ` (also awaited: ${others.map(nameOf).join(", ")})`;
-  } else if (state.awaiting.length) {
+  } else if (state.pending) text = "Sending your move…";
+  else if (state.awaiting.length) {
     text = `Waiting for ${state.awaiting.map(nameOf).join(", ")}…`;
   } else text = "";
   if (state.offline) mineToPlay = false;
-  box.textContent = text;
+  box.replaceChildren(...(who ? [el("strong", { class: "who", text: who }), " — "] : []), text);
   box.classList.toggle("yours", mineToPlay);
+  frame.bar.classList.toggle("yours", mineToPlay);
+  const spoken = who ? `${who} — ${text}` : text;
   document.title = mineToPlay ? `● Your turn — ${baseTitle}` : baseTitle;
   if (mineToPlay && !state.wasMine && !state.pending) {
     chime();
-    if (document.hidden) import("./away.js").then((m) => m.notify(boot, text));
+    if (document.hidden) import("./away.js").then((m) => m.notify(boot, spoken));
   }
   state.wasMine = mineToPlay;
+  paintUndo();
   extras();
 }
 
-// The Undo button and the replay links: a module of their own, fetched only once needed.
-function extras() {
-  if (state.undo || state.result || state.extras) {
-    state.extras = 1;
-    import("./extras.js").then((m) => m.paint(state, boot, send, renderPrompt));
+// Undo: its place in the action bar is always kept (hidden, never removed), so that nothing
+// under the player's pointer moves when it appears.
+function paintUndo() {
+  const { undo } = frame;
+  if (!undo) return;
+  const on = Boolean(state.undo && !state.pending && !state.offline && !state.result);
+  undo.disabled = !on;
+  undo.classList.toggle("on", on);
+}
+
+function takeBack() {
+  if (!state.pending && send({ type: "undo", seq: state.seq })) {
+    state.pending = true;
+    document.body.classList.add("pending");
+    renderPrompt();
   }
+}
+
+// The replay links after the end: a module of their own, fetched only once needed.
+function extras() {
+  if (state.result) import("./extras.js").then((m) => m.paint(state, boot));
+}
+
+// -- the frame: the action bar and the player panels' place ---------------------------------
+
+// The action bar lies inside the board's element, first, so that what it lifts out of the
+// game's decision panel stays inside the renderer's root: the renderer's click handlers, styles
+// and focus keeping reach the lifted buttons as before. After every drawing of the board (by the
+// page or by the renderer itself) the frame puts the bar back in its place and lifts, from each
+// decision panel drawn anew ([data-prompt]), the buttons that answer the prompt and the lines
+// that answer a click (role status or alert) — not its cards, nor its reference lists (<details>),
+// nor a button whose label is a paragraph (a deck to choose is a thing to read). A group whose
+// children are all such buttons goes whole. The ancestors of what is lifted come along as empty
+// shells of the same classes (display: contents), so the game's selectors still match.
+const LIFT_MARK = "bar-lifted";
+const lifted = new Map(); // the bar's shell -> the decision panel it was lifted from
+
+function answers(node) {
+  return node.matches("button") && !node.closest("details, [data-card], [aria-pressed]")
+    && node.textContent.trim().length <= 60;
+}
+
+function liftable(node) {
+  if (node.closest("details")) return false;
+  return answers(node) || node.matches('[role="status"], [role="alert"]');
+}
+
+// the unit that goes to the bar: a group of answering buttons whole, or the thing alone
+function unitOf(node, panel) {
+  const group = node.parentElement;
+  if (group && group !== panel && group.children.length > 1
+    && [...group.children].every((c) => answers(c) || c.matches("small"))) return group;
+  return node;
+}
+
+function shell(node, board, panel, top, made) {
+  if (node === board) return top;
+  if (made.has(node)) return made.get(node);
+  const outer = shell(node.parentElement, board, panel, top, made);
+  const copy = document.createElement("div");
+  copy.className = node.getAttribute("class") || "";
+  copy.classList.add("bar-shell");
+  if (node === panel) copy.setAttribute("data-prompt", "");
+  outer.append(copy);
+  made.set(node, copy);
+  return copy;
+}
+
+const keyOf = (n) => n.getAttribute("data-move") || n.getAttribute("data-k") || n.getAttribute("data-fk")
+  || n.getAttribute("data-act") || n.getAttribute("data-area-button") || n.textContent.trim();
+
+// (held here: the bar is out of the document while a renderer replaces the board's children)
+const frame = { bar: $("action-bar"), barDo: $("bar-do"), undo: $("undo"), prompt: $("prompt") };
+
+function liftPrompt() {
+  const board = $("board");
+  const { bar, barDo } = frame;
+  if (board.firstElementChild !== bar) board.prepend(bar);
+  const focused = document.activeElement;
+  const focusKey = focused && bar.contains(focused) ? keyOf(focused) : null;
+  const panels = [...board.querySelectorAll("[data-prompt]")].filter((p) => !bar.contains(p));
+  const fresh = panels.filter((p) => !p.querySelector(`:scope > .${LIFT_MARK}`));
+  for (const [top, from] of lifted) {
+    if (!from.isConnected || fresh.includes(from) || !panels.includes(from)) { top.remove(); lifted.delete(top); }
+  }
+  for (const panel of fresh) {
+    const units = [];
+    for (const n of panel.querySelectorAll('button, [role="status"], [role="alert"]')) {
+      if (!liftable(n) || units.some((u) => u.contains(n))) continue;
+      units.push(unitOf(n, panel));
+    }
+    panel.append(Object.assign(document.createElement("span"), { className: LIFT_MARK, hidden: true }));
+    if (!units.length) continue;
+    const top = document.createElement("div");
+    top.className = "bar-shell";
+    const made = new Map();
+    for (const u of units) shell(u.parentElement, board, panel, top, made).append(u);
+    barDo.append(top);
+    lifted.set(top, panel);
+  }
+  barDo.classList.toggle("empty", !barDo.querySelector("button"));
+  // the focus stays where it was: on the same control, or on the bar's first answer
+  if (focusKey !== null && !(document.activeElement && bar.contains(document.activeElement))) {
+    const same = [...barDo.querySelectorAll("button")].find((b) => keyOf(b) === focusKey && !b.disabled)
+      || barDo.querySelector("button:not(:disabled)") || frame.undo;
+    if (same) same.focus({ preventScroll: true });
+  } else if (focused && focused.isConnected && focused !== document.activeElement && bar.contains(focused)) {
+    focused.focus({ preventScroll: true });
+  }
+}
+
+function watchBoard() {
+  const board = $("board");
+  const { bar } = frame;
+  let queued = false;
+  const observer = new MutationObserver((records) => {
+    if (queued || records.every((r) => bar.contains(r.target) && r.target !== board)) return;
+    queued = true;
+    queueMicrotask(() => {
+      queued = false;
+      observer.disconnect();
+      liftPrompt();
+      observer.takeRecords();
+      observer.observe(board, { childList: true, subtree: true });
+    });
+  });
+  observer.observe(board, { childList: true, subtree: true });
+  // on a phone the bar is fixed at the bottom: the page keeps room for it below its end (--bar-h)
+  new ResizeObserver(() => {
+    document.documentElement.style.setProperty("--bar-h", `${Math.ceil(bar.getBoundingClientRect().height)}px`);
+  }).observe(bar);
+  // the players above the board in one column (a strip on a phone), in the side column beside it
+  const oneColumn = matchMedia("(max-width: 900px)");
+  const place = () => {
+    const players = $("players");
+    if (oneColumn.matches) board.before(players);
+    else document.querySelector(".side").prepend(players);
+  };
+  oneColumn.addEventListener("change", place);
+  place();
+  // on a phone the players' strip scrolls sideways: a keyboard reaches it too
+  const phone = matchMedia("(max-width: 699.98px)");
+  const strip = () => { if (phone.matches) $("seats").tabIndex = 0; else $("seats").removeAttribute("tabindex"); };
+  phone.addEventListener("change", strip);
+  strip();
 }
 
 // -- the "your turn" sound: off unless the player turns it on (remembered on this device) ---
@@ -517,6 +666,8 @@ function setupTabs() {
 }
 
 function setup() {
+  watchBoard();
+  if (frame.undo) frame.undo.addEventListener("click", takeBack);
   setupTabs();
   setupSound();
   const copy = $("copy-link");

@@ -89,7 +89,7 @@ def test_an_absent_players_seat_is_handed_to_a_bot_from_the_player_panel_and_its
     page = browser.new_context(**context_args("laptop")).new_page()
     page.goto(f"{server.base}/seat/{ada}")
     bob_panel = page.locator("#seats li", has_text="Bob")
-    bob_clock = page.locator(f"#clocks li[data-seat='{bob_seat}']")
+    bob_clock = page.locator(f"#seats .clock[data-seat='{bob_seat}']")
     expect(bob_clock).not_to_contain_text("bot plays")
     vote = bob_panel.get_by_role("button", name=re.compile("Hand to a bot"))
     expect(vote).to_have_text("Hand to a bot (0 of 1 votes)", timeout=15000)  # once Bob has been away 1 s
@@ -100,8 +100,7 @@ def test_an_absent_players_seat_is_handed_to_a_bot_from_the_player_panel_and_its
     # Bob's clock stands still while the bot plays, said in words (not by colour alone)
     expect(bob_clock).to_contain_text("stopped: bot plays")
     expect(bob_clock.get_by_role("timer")).to_have_attribute("aria-label", re.compile("stopped while a bot plays"))
-    assert not axe(page, scope="#seats")
-    assert not axe(page, scope="#clocks")
+    assert not axe(page, scope="#players")
     shot(page, screenshots, "handed-over")
     # Bob comes back: opening the seat's address takes it back, and Ada's page says so.
     back = browser.new_context().new_page()

@@ -83,22 +83,22 @@ def test_a_clock_runs_out_and_the_seat_passes_on_every_page(browser: Browser, se
     watcher = browser.new_context(**context_args("laptop")).new_page()
     watcher.goto(server.base + f"/watch/{t['code']}")
     for page in [*pages, watcher]:  # every seat and spectator sees both clocks, the late one running
-        expect(page.locator("#clocks .clock")).to_have_count(2)
-        expect(page.locator(f"#clocks .clock[data-seat='{late}'] .clock-state")).to_have_text("▶ running")
-        expect(page.locator(f"#clocks .clock[data-seat='{quick}'] .clock-state")).to_have_text("waiting")
-    assert re.fullmatch(r"0:[0-3]\d", pages[0].locator(f"#clocks .clock[data-seat='{late}'] .clock-time").inner_text())
-    assert re.fullmatch(r"10:[23]\d", pages[0].locator(f"#clocks .clock[data-seat='{quick}'] .clock-time").inner_text())
+        expect(page.locator("#seats .clock")).to_have_count(2)
+        expect(page.locator(f"#seats .clock[data-seat='{late}'] .clock-state")).to_have_text("▶ running")
+        expect(page.locator(f"#seats .clock[data-seat='{quick}'] .clock-state")).to_have_text("waiting")
+    assert re.fullmatch(r"0:[0-3]\d", pages[0].locator(f"#seats .clock[data-seat='{late}'] .clock-time").inner_text())
+    assert re.fullmatch(r"10:[23]\d", pages[0].locator(f"#seats .clock[data-seat='{quick}'] .clock-time").inner_text())
     shot(pages[0], screenshots, "clock-running")
-    assert not axe(pages[0], scope="#clocks")
+    assert not axe(pages[0], scope="#players")
     # the time runs out: the keeper plays for the seat, and everyone is shown what happened
     for page in [*pages, watcher]:
-        expect(page.locator("#clocks .clock-note")).to_contain_text("ran out of time at move 2", timeout=60000)
+        expect(page.locator("#clock-note")).to_contain_text("ran out of time at move 2", timeout=60000)
         expect(page.locator("#log")).to_contain_text("played")
     expect(pages[1].locator("#prompt")).to_contain_text("Your turn")
     expect(pages[0].locator("#prompt")).to_contain_text("Waiting for")
-    expect(pages[1].locator(f"#clocks .clock[data-seat='{quick}'] .clock-state")).to_have_text("▶ running")
+    expect(pages[1].locator(f"#seats .clock[data-seat='{quick}'] .clock-state")).to_have_text("▶ running")
     # its time was spent, then the move's increment added: ten minutes for the next move
-    expect(pages[1].locator(f"#clocks .clock[data-seat='{late}'] .clock-time")).to_have_text("10:00")
+    expect(pages[1].locator(f"#seats .clock[data-seat='{late}'] .clock-time")).to_have_text("10:00")
     shot(pages[1], screenshots, "clock-ran-out-phone")
     for page in [*pages, watcher]:
         page.context.close()
