@@ -9,6 +9,9 @@ export function render(t, boot, botTag) {
     el("span", { class: "name", text: p.name }),
     p.founder ? el("span", { class: "badge", text: "founder" }) : null,
     p.is_bot ? botTag(p) : el("span", { class: `presence ${p.connected ? "on" : "off"}`, text: p.connected ? "here" : "away" }))));
+  // a full table has no empty seat for a bot
+  const addBot = $("add-bot");
+  if (addBot) addBot.hidden = t.players.length >= t.max_seats;
   const start = $("start");
   if (start) {
     const n = t.players.length;
