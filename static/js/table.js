@@ -295,92 +295,59 @@ function extras() {
   if (state.result) import("./extras.js").then((m) => m.paint(state, boot));
 }
 
-// -- the frame: the action bar and the player panels' place ---------------------------------
+// -- the frame (docs/DESIGN.md, "The table's frame") ----------------------------------------
 
-// The action bar lies inside the board's element, first, so that what it lifts out of the
-// game's decision panel stays inside the renderer's root: the renderer's click handlers, styles
-// and focus keeping reach the lifted buttons as before. After every drawing of the board (by the
-// page or by the renderer itself) the frame puts the bar back in its place and lifts, from each
-// decision panel drawn anew ([data-prompt]), the buttons that answer the prompt and the lines
-// that answer a click (role status or alert) — not its cards, nor its reference lists (<details>),
-// nor a button whose label is a paragraph (a deck to choose is a thing to read). A group whose
-// children are all such buttons goes whole. The ancestors of what is lifted come along as empty
-// shells of the same classes (display: contents), so the game's selectors still match.
-const LIFT_MARK = "bar-lifted";
-const lifted = new Map(); // the bar's shell -> the decision panel it was lifted from
-
-function answers(node) {
-  return node.matches("button") && !node.closest("details, [data-card], [aria-pressed]")
-    && node.textContent.trim().length <= 60;
-}
-
-function liftable(node) {
-  if (node.closest("details")) return false;
-  return answers(node) || node.matches('[role="status"], [role="alert"]');
-}
-
-// the unit that goes to the bar: a group of answering buttons whole, or the thing alone
-function unitOf(node, panel) {
-  const group = node.parentElement;
-  if (group && group !== panel && group.children.length > 1
-    && [...group.children].every((c) => answers(c) || c.matches("small"))) return group;
-  return node;
-}
-
-function shell(node, board, panel, top, made) {
-  if (node === board) return top;
-  if (made.has(node)) return made.get(node);
-  const outer = shell(node.parentElement, board, panel, top, made);
-  const copy = document.createElement("div");
-  copy.className = node.getAttribute("class") || "";
-  copy.classList.add("bar-shell");
-  if (node === panel) copy.setAttribute("data-prompt", "");
-  outer.append(copy);
-  made.set(node, copy);
-  return copy;
-}
-
+// The action bar is the board's first child, so that the buttons it lifts out of the game's
+// decision panel ([data-prompt]) stay in the renderer's root, its handlers and styles. Lifted:
+// buttons but cards, reference lists and paragraph labels; status and alert lines; a group of
+// such buttons whole; their ancestors up to the panel as empty shells of the same classes.
+const frame = { bar: $("action-bar"), barDo: $("bar-do"), undo: $("undo"), prompt: $("prompt") };
+const lifted = new Map(); // shell -> the panel it was lifted from
+const answers = (n) => n.matches("button") && !n.closest("details, [data-card], [aria-pressed]") && n.textContent.trim().length <= 60;
 const keyOf = (n) => n.getAttribute("data-move") || n.getAttribute("data-k") || n.getAttribute("data-fk")
   || n.getAttribute("data-act") || n.getAttribute("data-area-button") || n.textContent.trim();
 
-// (held here: the bar is out of the document while a renderer replaces the board's children)
-const frame = { bar: $("action-bar"), barDo: $("bar-do"), undo: $("undo"), prompt: $("prompt") };
+function shell(node, board, panel, made) {
+  if (!panel.contains(node)) return made.get(board); // the game's root and frames: no shell
+  if (!made.has(node)) {
+    const copy = el("div", { class: `${node.getAttribute("class") || ""} bar-shell`, "data-prompt": node === panel });
+    shell(node.parentElement, board, panel, made).append(copy);
+    made.set(node, copy);
+  }
+  return made.get(node);
+}
 
 function liftPrompt() {
   const board = $("board");
   const { bar, barDo } = frame;
   if (board.firstElementChild !== bar) board.prepend(bar);
   const focused = document.activeElement;
-  const focusKey = focused && bar.contains(focused) ? keyOf(focused) : null;
+  const focusKey = bar.contains(focused) ? keyOf(focused) : null;
   const panels = [...board.querySelectorAll("[data-prompt]")].filter((p) => !bar.contains(p));
-  const fresh = panels.filter((p) => !p.querySelector(`:scope > .${LIFT_MARK}`));
-  for (const [top, from] of lifted) {
-    if (!from.isConnected || fresh.includes(from) || !panels.includes(from)) { top.remove(); lifted.delete(top); }
-  }
+  // a panel drawn anew has lost the mark left in it: its old lifted shells go
+  const fresh = panels.filter((p) => !p.querySelector(":scope > .bar-lifted"));
+  for (const [top, from] of lifted) if (fresh.includes(from) || !panels.includes(from)) { top.remove(); lifted.delete(top); }
   for (const panel of fresh) {
     const units = [];
     for (const n of panel.querySelectorAll('button, [role="status"], [role="alert"]')) {
-      if (!liftable(n) || units.some((u) => u.contains(n))) continue;
-      units.push(unitOf(n, panel));
+      if (n.closest("details") || !(answers(n) || n.matches("[role]")) || units.some((u) => u.contains(n))) continue;
+      const g = n.parentElement;
+      units.push(g !== panel && g.children.length > 1 && [...g.children].every((c) => answers(c) || c.matches("small")) ? g : n);
     }
-    panel.append(Object.assign(document.createElement("span"), { className: LIFT_MARK, hidden: true }));
+    panel.append(el("span", { class: "bar-lifted", hidden: true }));
     if (!units.length) continue;
-    const top = document.createElement("div");
-    top.className = "bar-shell";
-    const made = new Map();
-    for (const u of units) shell(u.parentElement, board, panel, top, made).append(u);
-    barDo.append(top);
-    lifted.set(top, panel);
+    const made = new Map([[board, el("div", { class: "bar-shell" })]]);
+    for (const u of units) shell(u.parentElement, board, panel, made).append(u);
+    barDo.append(made.get(board));
+    lifted.set(made.get(board), panel);
   }
   barDo.classList.toggle("empty", !barDo.querySelector("button"));
-  // the focus stays where it was: on the same control, or on the bar's first answer
-  if (focusKey !== null && !(document.activeElement && bar.contains(document.activeElement))) {
-    const same = [...barDo.querySelectorAll("button")].find((b) => keyOf(b) === focusKey && !b.disabled)
+  // the focus stays on the same control, or goes to the bar's first answer
+  if (focusKey !== null && !bar.contains(document.activeElement)) {
+    const same = [...barDo.querySelectorAll("button:not(:disabled)")].find((b) => keyOf(b) === focusKey)
       || barDo.querySelector("button:not(:disabled)") || frame.undo;
     if (same) same.focus({ preventScroll: true });
-  } else if (focused && focused.isConnected && focused !== document.activeElement && bar.contains(focused)) {
-    focused.focus({ preventScroll: true });
-  }
+  } else if (focused !== document.activeElement && bar.contains(focused)) focused.focus({ preventScroll: true });
 }
 
 function watchBoard() {
@@ -399,24 +366,20 @@ function watchBoard() {
     });
   });
   observer.observe(board, { childList: true, subtree: true });
-  // on a phone the bar is fixed at the bottom: the page keeps room for it below its end (--bar-h)
-  new ResizeObserver(() => {
-    document.documentElement.style.setProperty("--bar-h", `${Math.ceil(bar.getBoundingClientRect().height)}px`);
-  }).observe(bar);
-  // the players above the board in one column (a strip on a phone), in the side column beside it
-  const oneColumn = matchMedia("(max-width: 900px)");
-  const place = () => {
-    const players = $("players");
-    if (oneColumn.matches) board.before(players);
-    else document.querySelector(".side").prepend(players);
-  };
-  oneColumn.addEventListener("change", place);
-  place();
-  // on a phone the players' strip scrolls sideways: a keyboard reaches it too
+  // a phone keeps room below the page for the bar fixed at the bottom (--bar-h)
+  new ResizeObserver(() => document.documentElement.style.setProperty("--bar-h", `${Math.ceil(bar.offsetHeight)}px`)).observe(bar);
+  // the players above the board in one column (a strip that scrolls on a phone), else beside it
+  const one = matchMedia("(max-width: 900px)");
   const phone = matchMedia("(max-width: 699.98px)");
-  const strip = () => { if (phone.matches) $("seats").tabIndex = 0; else $("seats").removeAttribute("tabindex"); };
-  phone.addEventListener("change", strip);
-  strip();
+  const place = () => {
+    if (one.matches) board.before($("players"));
+    else document.querySelector(".side").prepend($("players"));
+    $("seats").toggleAttribute("tabindex", phone.matches);
+    if (phone.matches) $("seats").tabIndex = 0;
+  };
+  one.addEventListener("change", place);
+  phone.addEventListener("change", place);
+  place();
 }
 
 // -- the "your turn" sound: off unless the player turns it on (remembered on this device) ---
