@@ -588,10 +588,10 @@ def score_round(state: State, log: Log) -> None:
             entry["ranking"].append({"seat": seat, "place": place, "buildings": row["buildings"],
                                      "ravens": got})
             if want:
-                log.say("{0} is {place} in the {area} area with {n} building(s) and takes {got} "
-                        "raven(s){short}; now {total}.", seat, place=_ordinal(place), area=area,
-                        n=len(row["buildings"]), got=got, total=state.ravens[seat],
-                        short="" if got == want else f" (the supply had only {got})")
+                log.say("{0} is {place} in the {area} area with {buildings} and takes {ravens}{short}; "
+                        "now {total}.", seat, place=_ordinal(place), area=area,
+                        buildings=_count(len(row["buildings"]), "building"), ravens=_count(got, "raven"),
+                        total=state.ravens[seat], short="" if got == want else f" (the supply had only {got})")
             if state.ravens[seat] >= RAVENS_TO_WIN:
                 state.winner = seat
                 state.end_reason = "seven_ravens"
@@ -614,7 +614,12 @@ def score_round(state: State, log: Log) -> None:
 
 
 def _ordinal(n: int) -> str:
-    return {1: "first", 2: "second", 3: "third"}.get(n, f"#{n}")
+    return {1: "first", 2: "second", 3: "third", 4: "fourth", 5: "fifth"}.get(n, f"number {n}")
+
+
+def _count(n: int, thing: str) -> str:
+    """ "1 raven", "3 ravens" — words, not "raven(s)". """
+    return f"{n} {thing}{'' if n == 1 else 's'}"
 
 
 # ---------------------------------------------------------------------------- the reveal flow

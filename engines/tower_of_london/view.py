@@ -194,9 +194,8 @@ def prompt_for(state: R.State, seat: int | None, moves: list[Move] | None = None
     if moves is None:
         moves = R.legal_moves(state, seat)
     if now == R.PICK:
-        return prompt("pick", f"Round {state.round}, step {state.step}: choose two cards in order — "
-                      "the first says where you place a Beefeater (its orange, green or blue "
-                      "building), the second gives the ability you use.", moves, label,
+        return prompt("pick", "Choose two cards in order: the first says where you place a "
+                      "Beefeater, the second which ability you use.", moves, label,
                       cards=sorted(state.hands[seat]))
     if now == R.KEEP:
         return prompt("keep", "Reduce your deck: keep three of the six cards you played this round; "
@@ -218,9 +217,9 @@ def prompt_for(state: R.State, seat: int | None, moves: list[Move] | None = None
         extra.update(quadrant=quadrant, beefeaters=[list(x) for x in R.movable_beefeaters(state, placed)])
     else:
         reach = R.reach_of(ability, placed)
-        where = "+/- 1 away from" if ability == "BACKSTAB" else "adjacent to"
-        text = (f"{ability}: remove one Beefeater from a building {where} building {placed} "
-                f"({', '.join(map(str, reach))}), or pass.")
+        where = (f"numbered one more or one less than {placed}" if ability == "BACKSTAB"
+                 else f"joined by a line to building {placed}")
+        text = f"{ability}: remove one Beefeater from a building {where} ({', '.join(map(str, reach))}), or pass."
         extra.update(buildings=reach, targets=[
             {"building": m["building"], "seat": m["seat"], "promoted": m["promoted"]}
             for m in moves if m["type"] == "remove"])

@@ -393,6 +393,17 @@ def test_scoring_players_controlling_nothing_take_no_ravens() -> None:
     assert state.ravens == [2, 0, 0, 0]  # 4-player card: 2, 1, 1
 
 
+def test_the_scoring_lines_count_buildings_and_ravens_in_words() -> None:
+    """ "with 1 building and takes 2 ravens", "fourth": never "building(s)", "raven(s)" or "#4"."""
+    state = build(5, board={3: {0: 1}, 6: {1: 1}, 7: {1: 1}, 11: {2: 1}, 12: {3: 1}})
+    log = Log()
+    R.score_round(state, log)
+    lines = [e.text for e in log.events]
+    assert "{seat:1} is first in the orange area with 2 buildings and takes 3 ravens; now 3." in lines
+    assert "{seat:3} is second in the orange area with 1 building and takes 1 raven; now 1." in lines
+    assert not [t for t in lines if "(s)" in t or "#" in t], lines
+
+
 def test_scoring_ravens_go_to_first_place_first_while_the_supply_lasts() -> None:
     state = build(5, board={3: {0: 1}, 6: {1: 1}})
     state.raven_supply = 3
