@@ -18,7 +18,10 @@ COPY app ./app
 USER parlour
 VOLUME ["/data"]
 EXPOSE 8000
-# Checked every 10 s from the start (failures in the first 30 s do not count against it).
-HEALTHCHECK --interval=10s --timeout=3s --start-period=30s --retries=3 \
-  CMD python -c "import urllib.request,os; urllib.request.urlopen(f'http://127.0.0.1:{os.environ[\"PORT\"]}/healthz', timeout=2)"
+# Healthy = ready for players (GET /readyz: the database answers, at this release's schema), which
+# is what compose's depends_on, a rolling update and a proxy that follows the health wait for;
+# GET /healthz only says the process is alive. Checked every 10 s from the start (failures in the
+# first 30 s, while `parlour serve` migrates, do not count against it).
+HEALTHCHECK --interval=10s --timeout=5s --start-period=30s --retries=3 \
+  CMD python -c "import urllib.request,os; urllib.request.urlopen(f'http://127.0.0.1:{os.environ[\"PORT\"]}/readyz', timeout=4)"
 CMD ["parlour", "serve"]

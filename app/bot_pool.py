@@ -47,6 +47,8 @@ class BotPool:
         self._pool: Executor | None = None
         self.thinking = RecentTimes()  # from the ask to the worker's answer, queueing included
         self.decided: Counter[str] = Counter()  # answers from the workers, by who asked ("seat", "clock")
+        self.waiting = 0  # decisions waiting for a place in the queue
+        self.handed = 0  # decisions handed to the workers (at most ``queue``)
 
     def warm(self) -> Executor:
         """The workers, started on first use (their first answer then waits for no start-up)."""
@@ -66,7 +68,13 @@ class BotPool:
         A worker that died (killed, out of memory) raises BrokenProcessPool; the next decision
         starts fresh workers."""
         asked = time.monotonic()
-        async with self._slots:
+        self.waiting += 1
+        try:
+            await self._slots.acquire()
+        finally:
+            self.waiting -= 1
+        self.handed += 1
+        try:
             state = encoded()
             if state is None:
                 return None
@@ -77,6 +85,9 @@ class BotPool:
                 log.error("a bot worker process died; starting new ones")
                 self._pool = None
                 raise
+        finally:
+            self.handed -= 1
+            self._slots.release()
         self.thinking.record(time.monotonic() - asked)
         self.decided[who] += 1
         return move

@@ -1,4 +1,6 @@
-"""`parlour serve` runs the site; `parlour verify` replays a finished game's published record."""
+"""`parlour serve` runs the site; `parlour migrate` brings the database to the newest schema;
+`parlour backup` and `parlour restore` copy the database out and back; `parlour verify` replays
+a finished game's published record."""
 
 from __future__ import annotations
 
@@ -37,7 +39,9 @@ def database_folder_problem(url: str) -> str | None:
 
 def serve(args: argparse.Namespace) -> int:
     import uvicorn
+    from uvicorn.config import LOGGING_CONFIG
 
+    from app.logs import log_config
     from app.main import create_app
 
     settings = Settings()
@@ -45,13 +49,19 @@ def serve(args: argparse.Namespace) -> int:
     if problem:
         print(f"parlour: cannot start: {problem}.", file=sys.stderr)
         return 2
+    try:
+        logs = log_config(settings.log_format, args.log_level)
+    except ValueError as exc:
+        print(f"parlour: cannot start: {exc}.", file=sys.stderr)
+        return 2
     # Migrating in a child process keeps Alembic's machinery out of the long-lived server.
     if subprocess.run([sys.executable, "-m", "app.cli", "migrate"]).returncode:
         return 1
     uvicorn.run(create_app(settings), host=args.host or settings.host, port=args.port or settings.port,
                 proxy_headers=True, ws="app.websocket_protocol:LeanWebSocketProtocol", ws_max_size=1024 * 1024,
                 ws_ping_interval=settings.keepalive_seconds or None, ws_per_message_deflate=False,
-                log_level=args.log_level, access_log=not args.no_access_log)
+                log_level=args.log_level, access_log=not args.no_access_log,
+                log_config=logs if logs is not None else LOGGING_CONFIG)
     return 0
 
 
@@ -63,6 +73,33 @@ def migrate(args: argparse.Namespace) -> int:
         print(f"parlour: cannot migrate: {problem}.", file=sys.stderr)
         return 2
     upgrade(Settings().database_url)
+    return 0
+
+
+def backup(args: argparse.Namespace) -> int:
+    from app.backup import BackupError, Refused
+    from app.backup import backup as copy_out
+
+    try:
+        done = copy_out(Settings().database_url, Path(args.path), force=args.force)
+    except BackupError as exc:
+        print(f"parlour: backup not made: {exc}.", file=sys.stderr)
+        return 2 if isinstance(exc, Refused) else 1
+    print(done.describe("backed up to"))
+    return 0
+
+
+def restore(args: argparse.Namespace) -> int:
+    from app.backup import BackupError, Refused
+    from app.backup import restore as copy_in
+
+    try:
+        done = copy_in(Settings().database_url, Path(args.path), force=args.force)
+    except BackupError as exc:
+        print(f"parlour: not restored: {exc}.", file=sys.stderr)
+        return 2 if isinstance(exc, Refused) else 1
+    print(done.describe("restored from"))
+    print("`parlour serve` (or `parlour migrate`) brings it to this release's schema.")
     return 0
 
 
@@ -97,6 +134,16 @@ def main(argv: list[str] | None = None) -> int:
     p_serve.add_argument("--no-access-log", action="store_true")
     p_serve.set_defaults(func=serve)
     sub.add_parser("migrate", help="bring the database to the newest schema").set_defaults(func=migrate)
+    p_backup = sub.add_parser("backup", help="copy the database to a file, while the server runs")
+    p_backup.add_argument("path", help="the backup file to write (SQLite: a database file; PostgreSQL: "
+                                       "a pg_dump custom-format archive)")
+    p_backup.add_argument("--force", action="store_true", help="replace the file if it exists")
+    p_backup.set_defaults(func=backup)
+    p_restore = sub.add_parser("restore", help="put a backup in place of the database (stop the server first)")
+    p_restore.add_argument("path", help="a file `parlour backup` wrote")
+    p_restore.add_argument("--force", action="store_true",
+                           help="replace a database that holds games (everything in it is lost)")
+    p_restore.set_defaults(func=restore)
     p_verify = sub.add_parser("verify", help="replay a finished game's record (file or URL)")
     p_verify.add_argument("record", help="a record file, or the URL /api/tables/CODE/record")
     p_verify.set_defaults(func=verify)

@@ -162,6 +162,10 @@ class ClockKeeper:
         while len(self._known) > KNOWN_LIMIT:
             self._known.popitem(last=False)
 
+    def kept(self) -> int:
+        """The tables whose clocks this process keeps in memory now."""
+        return sum(1 for clock in self._known.values() if clock is not None)
+
     async def clock(self, table_id: int) -> Clock | None:
         """The table's clocks at its current stored move (None: the table has no clock)."""
         return await self.refresh(table_id, announce=False)

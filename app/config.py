@@ -37,8 +37,9 @@ class Settings:
                   this one port (0: off).
     PUSH_CA_FILE  tests and trials only: the certificates (PEM) trusted for push services
                   instead of the system's.
-    STATS_TOKEN   when set, GET /api/stats answers only "Authorization: Bearer <it>"; unset, it
-                  answers only this machine's own requests that came through no proxy.
+    STATS_TOKEN   when set, GET /api/stats and GET /metrics answer only "Authorization: Bearer
+                  <it>"; unset, they answer only this machine's own requests that came through no proxy.
+    LOG_FORMAT    "text" (uvicorn's lines) or "json" (one JSON object per line, app/logs.py).
     DB_BUSY_SECONDS  how long a request waits for the database's write lock (SQLite) before
                   it is answered 503 "busy" with nothing changed.
     CACHE_MB      the estimated memory of the tables kept without an open socket is held under
@@ -75,6 +76,7 @@ class Settings:
     push_test_port: int = field(default_factory=lambda: int(os.environ.get("PUSH_TEST_PORT") or "0"))
     push_ca_file: str | None = field(default_factory=lambda: os.environ.get("PUSH_CA_FILE") or None)
     stats_token: str | None = field(default_factory=lambda: os.environ.get("STATS_TOKEN") or None)
+    log_format: str = field(default_factory=lambda: os.environ.get("LOG_FORMAT", "text").strip().lower() or "text")
     max_frame_bytes: int = 64 * 1024
     chat_max_chars: int = 500
     failed_lookups_per_minute: int = 10

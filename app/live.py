@@ -323,10 +323,13 @@ class LiveTables:
         self.evicted += dropped
         return dropped
 
+    def estimated_bytes(self) -> int:
+        return sum(t.memory_estimate() for t in self._tables.values())
+
     def stats(self) -> dict[str, Any]:
         tables = self._tables.values()
         return {"cached": len(self._tables), "in_use": sum(1 for t in tables if self.in_use(t)),
-                "estimated_mb": round(sum(t.memory_estimate() for t in tables) / 2**20, 1),
+                "estimated_mb": round(self.estimated_bytes() / 2**20, 1),
                 "loads": self.loads, "evicted": self.evicted}
 
     async def reload(self, live: LiveTable) -> LiveTable | None:

@@ -21,7 +21,7 @@ from app.errors import ApiError
 from app.guard import GuardMiddleware, install_log_redaction
 from app.parlour import Parlour
 from app.paths import STATIC
-from app.routes import again_pages, api, diplomacy, pages, sockets, time_api
+from app.routes import again_pages, api, diplomacy, ops, pages, sockets, time_api
 from app.user_text import TextRefused, refuse_nul_in_request
 
 log = logging.getLogger("parlour")
@@ -52,6 +52,7 @@ def create_fastapi(settings: Settings | None = None) -> FastAPI:
     app.include_router(pages.router)
     app.include_router(again_pages.router)
     app.include_router(replays.router)
+    app.include_router(ops.router)
     app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")
     app.add_middleware(GZipMiddleware, minimum_size=1024)  # pages, scripts, JSON: a phone on 3G
     app.add_middleware(GuardMiddleware, max_body=settings.max_frame_bytes)

@@ -8,6 +8,7 @@ import contextlib
 import gc
 import time
 from collections import deque
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from app import background
@@ -18,19 +19,26 @@ class RecentTimes:
     commit, the loop's lateness, a collector pass) and their percentiles; a record may say where
     its time went (``parts``: for a move, waiting for the table, the engine, the commit, the
     views), so a host can tell a slow disk from a slow game. (``summary`` counts them under
-    "moves", the name the statistics have always used.)"""
+    "moves", the name the statistics have always used.)
+
+    The exact recent percentiles, and a reset between a benchmark's phases, are what
+    ``/api/stats`` reports; ``sinks`` hand every record on as well (app/prometheus.py's
+    histograms, which serve ``/metrics``)."""
 
     def __init__(self, keep: int = 10_000) -> None:
         self._keep = keep
         self._times: deque[float] = deque(maxlen=keep)
         self._parts: dict[str, deque[float]] = {}
         self.total = 0
+        self.sinks: list[Callable[[float, Mapping[str, float] | None], None]] = []
 
     def record(self, seconds: float, parts: dict[str, float] | None = None) -> None:
         self._times.append(seconds)
         self.total += 1
         for name, took in (parts or {}).items():
             self._parts.setdefault(name, deque(maxlen=self._keep)).append(took)
+        for sink in self.sinks:
+            sink(seconds, parts)
 
     def reset(self) -> None:
         self._times.clear()

@@ -24,9 +24,11 @@ from app.guard import CodeBrake
 from app.hub import Hub
 from app.journal import make_journal
 from app.live import LiveTable, LiveTables, PlayerInfo
+from app.logs import note_table
 from app.metrics import CollectorPauses, LoopLag
 from app.mover import Mover
 from app.notify import Notifier, PostgresNotifier
+from app.prometheus import Exporter
 from app.push import Pusher
 from app.rooms import Rooms
 from app.tokens import hash_token, normalize_code
@@ -66,6 +68,7 @@ class Parlour:
         self.clocks = ClockKeeper(self.live, self.hub, self.mover, self.bot_pool,
                                   poll_seconds=settings.clock_poll_seconds, think_seconds=settings.bot_think_seconds)
         self.pusher = Pusher(self.live, self.hub, settings)
+        self.figures = Exporter(self)  # GET /metrics
 
     async def start(self) -> None:
         await self.journal.start()
@@ -131,8 +134,10 @@ class Parlour:
         if not 8 <= len(token) <= 128:
             return None
         found = await self.live.by_token_hash(hash_token(token))
-        if found is not None and client is not None:
-            self.code_brake.reached(client, found[0].code)
+        if found is not None:
+            note_table(found[0].code)
+            if client is not None:
+                self.code_brake.reached(client, found[0].code)
         return found
 
     async def find_table(self, client: str, raw_code: str) -> LiveTable:
@@ -145,6 +150,7 @@ class Parlour:
             brake.missed(client)
         elif not wait or brake.knows(client, live.code):
             brake.reached(client, live.code)
+            note_table(live.code)
             return live
         if wait:
             raise ApiError(429, "too_many_attempts",

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Builds the image and tries it as a host would (by hand, not in CI; needs Docker and compose):
-#   1. the image alone on SQLite in a named volume: healthy, a game founded and a move played,
-#      `parlour migrate` inside the image, a restart keeps the move;
+#   1. the image alone on SQLite in a named volume: healthy (ready), a game founded and a move
+#      played, `parlour migrate` and `parlour backup` inside the image, a restart keeps the move;
 #   2. a host folder owned by root mounted on /data: a clear message, not a crash;
-#   3. compose with PostgreSQL: invitation links follow the request's address, and after
-#      `docker compose restart db` the next requests are answered, not 500.
+#   3. compose with PostgreSQL: invitation links follow the request's address, a pg_dump backup
+#      in the db container, and after `docker compose restart db` the next requests are answered,
+#      not 500.
 # Usage: bash scripts/docker-smoke.sh        (leaves nothing behind but the built images)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -21,9 +22,9 @@ cleanup() {
 trap cleanup EXIT
 say() { printf '\n== %s\n' "$*"; }
 
-wait_healthy() {  # url, seconds
+wait_healthy() {  # url, seconds: ready for players (the database at this release's schema)
   for _ in $(seq 1 "$2"); do
-    curl -fsS "$1/healthz" >/dev/null 2>&1 && return 0
+    curl -fsS "$1/readyz" >/dev/null 2>&1 && return 0
     sleep 1
   done
   echo "not healthy after $2 s" >&2
@@ -70,6 +71,7 @@ echo "health check: $(docker inspect -f '{{.State.Health.Status}}' "$NAME") afte
 read -r code token seq < <(play_one "$BASE")
 echo "table $code at seq $seq"
 docker exec "$NAME" parlour migrate
+docker exec "$NAME" parlour backup /data/smoke.backup
 docker restart "$NAME" >/dev/null
 wait_healthy "$BASE" 60
 after=$(curl -fsS "$BASE/api/tables/$code" | python3 -c 'import json,sys; print(json.load(sys.stdin)["seq"])')
@@ -92,6 +94,9 @@ BASE=http://127.0.0.1:8000
 wait_healthy "$BASE" 90
 read -r code token seq < <(play_one "$BASE")
 echo "table $code at seq $seq (invitation links follow the request's address)"
+docker compose -p "$NAME" exec -T db pg_dump -U parlour -Fc parlour > "$tmp/parlour.dump"
+[ -s "$tmp/parlour.dump" ] || { echo "pg_dump in the db container wrote nothing" >&2; exit 1; }
+echo "pg_dump backup: $(wc -c < "$tmp/parlour.dump") bytes"
 docker compose -p "$NAME" restart db >/dev/null 2>&1
 for _ in $(seq 1 30); do
   [ "$(docker inspect -f '{{.State.Health.Status}}' "$NAME-db-1")" = healthy ] && break

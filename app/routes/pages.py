@@ -227,8 +227,3 @@ async def watch_page(request: Request, parlour: ParlourDep, code: str) -> Respon
 async def favicon() -> Response:
     return Response((STATIC / "favicon.svg").read_bytes(), media_type="image/svg+xml",
                     headers={"Cache-Control": "public, max-age=86400"})
-
-
-@router.get("/healthz", response_class=Response)
-async def healthz() -> Response:
-    return Response('{"status":"ok"}', media_type="application/json")

@@ -14,6 +14,7 @@ from app.errors import ApiError
 from app.guard import origin_allowed
 from app.hub import Connection
 from app.live import LiveTable, PlayerInfo
+from app.logs import request_scope
 from app.parlour import Parlour
 from app.user_text import refuse_nul
 from app.websocket_protocol import SEND_NOW
@@ -38,10 +39,11 @@ class SocketEndpoint:
         self.state = app.state  # as FastAPI's, for tests and tools
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "websocket" and scope.get("path", "").startswith((SEAT_PATH, WATCH_PATH)):
-            await connect(scope, receive, send, self.app.state.parlour)
-        else:
-            await self.app(scope, receive, send)
+        with request_scope(scope):  # the log lines of a request or a socket say which (app/logs.py)
+            if scope["type"] == "websocket" and scope.get("path", "").startswith((SEAT_PATH, WATCH_PATH)):
+                await connect(scope, receive, send, self.app.state.parlour)
+            else:
+                await self.app(scope, receive, send)
 
 
 async def refuse(receive: Receive, send: Send, code: int, reason: str) -> None:
