@@ -94,10 +94,15 @@ def mid_game(api: httpx.Client, game: str) -> str:
         return t.seat_url(scenes.awaited_with(t, "place"))
     t = scenes.Table(api, game, NAMES[game])
     if game == "towers_of_babylon":
-        # ready-made decks, kept hands, then a main phase with minions on both sides
+        # ready-made decks, kept hands, then a main phase with minions on both sides and cards in hand
         pick = preferring(5, "deck", "ready", "keep", "play", "build", "attack", "move", "end")
-        t.advance(pick, lambda t: t.moves >= 40 and 0 in t.awaiting()
-                  and (t.view(0)["prompt"] or {}).get("kind") == "main")
+
+        def main_phase(t: scenes.Table) -> bool:
+            if t.moves < 40 or 0 not in t.awaiting():
+                return False
+            view = t.view(0)
+            return (view["prompt"] or {}).get("kind") == "main" and len(view["players"][0]["hand"] or []) >= 2
+        t.advance(pick, main_phase)
         return t.seat_url(0)
     # A Game of Thrones: the tests' policy (orders on every area, marches towards the enemy) into
     # round 2's action phase
