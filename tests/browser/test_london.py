@@ -87,10 +87,10 @@ def test_two_players_play_a_whole_game_of_london(browser: Browser, server, scree
     shot(ada, screenshots, "start-of-game")
     no_side_scroll(bea)
 
-    # a disabled thing says why when tapped
+    # a disabled thing says why when tapped: a hand card beside the hand (nothing on the page moves)
     other = bea if mover is ada else ada
     other.locator("#board .lon-hand .lc").first.click(force=True)  # aria-disabled, yet it may be tapped
-    expect(other.locator(".lon-why")).to_contain_text("turn")
+    expect(other.locator(".lon-hand-why")).to_contain_text("turn")
 
     # the sound toggle is remembered on this device
     ada.locator("#sound-toggle").click()

@@ -9,15 +9,15 @@
 // Why a thing cannot be chosen is the server's word (prompt.unavailable); a move that would take
 // a loan (choice.loans) says so on the card and asks before it is sent.
 
-import { attachZoom, confirmMove, esc, focusedKey, keepInView, makeSections, markFresh, moveKey, Moves, patchSection, plural, reasonFor, restoreFocus, signed } from "/static/js/kit.js";
+import { confirmMove, esc, focusedKey, makeSections, markFresh, moveKey, Moves, patchSection, plural, reasonFor, restoreFocus } from "/static/js/kit.js";
 
 // the table page draws no prompt line or result box of its own above this board
 export const ownPrompt = true;
 export const ownResult = true;
 
 const S = {
-  root: null, ctx: null, moves: null, sections: {}, why: null, whySeq: -1,
-  sent: null, lastStep: null,
+  root: null, ctx: null, moves: null, sections: {}, why: null, whySeq: -1, whyHand: false,
+  sent: null, lastPrompt: null, handOpen: true, final: null, zoom: null,
 };
 
 const COLOURS = { brown: "Brown", blue: "Blue", pink: "Pink", grey: "Pauper" };
@@ -44,6 +44,29 @@ const SIMPLE = { draw: "", scry: "", stop_drawing: "", borough_ability: "must", 
 const WHERE = { any: "borough", north: "north borough", south: "south borough", river: "river borough" };
 
 // -- small helpers --------------------------------------------------------------------------
+
+// Long words of names, their syllables marked: a name breaks there ("Amphi-theatre"), never inside
+// a syllable; a word still too wide is drawn smaller (fitNames).
+const SYLLABLES = ("Bat-ter-sea Hu-gue-nots Is-ling-ton Sal-va-tion Ca-the-dral Hamp-stead Fac-to-ries Green-wich " +
+ "Found-ling Work-house South-wark Pawn-broker Wands-worth Alms-houses Ware-houses Mary-le-bone " +
+ "Par-lia-ment Steam-boats Pad-ding-ton Shore-ditch Uni-ver-sity Camber-well Ken-sing-ton " +
+ "Ber-mond-sey West-min-ster Ham-mer-smith In-sti-tu-tion Ob-ser-va-tory Under-ground Ba-zal-gette's " +
+ "Bil-lings-gate Met-ro-pol-itan Am-phi-the-atre").trim().split(" ");
+const SHY = new Map(SYLLABLES.map((w) => [w.replace(/-/g, ""), w.replace(/-/g, "\u00ad")]));
+/** A name, made safe for HTML, with its long words' syllables marked by soft hyphens. */
+const nameHtml = (name) => esc(name.replace(/[A-Za-z']+/g, (w) => SHY.get(w) || w));
+
+/** A name with a word wider than its box is drawn a little smaller. */
+function fitNames(scope) {
+  const wide = [...scope.querySelectorAll(".lc-name, .bt-name")].filter((n) => n.scrollWidth > n.clientWidth + 1);
+  for (const n of wide) {
+    let size = parseFloat(getComputedStyle(n).fontSize);
+    for (let i = 0; i < 6 && n.scrollWidth > n.clientWidth + 1; i++) {
+      size *= 0.92;
+      n.style.fontSize = `${size.toFixed(2)}px`;
+    }
+  }
+}
 
 // a move that takes loans without saying so in its name (taking a loan on purpose is not one)
 const loansOf = (move) => (move && move.type !== "take_loan" && S.moves.choice(move) ? S.moves.choice(move).loans || 0 : 0);
@@ -119,7 +142,7 @@ function card(ref, opts = {}) {
   const colour = COLOURS[c.colour] || c.colour;
   let body;
   if (down) {
-    body = `<span class="lc-back" aria-hidden="true">❦</span><span class="lc-name">${esc(c.name)}</span>` +
+    body = `<span class="lc-back" aria-hidden="true">❦</span><span class="lc-name">${nameHtml(c.name)}</span>` +
       `<span class="lc-band">${esc(colour)} · face-down</span>` +
       (c.prestige ? `<span class="lc-foot"><i class="s end">${c.prestige}</i></span>` : "");
   } else {
@@ -132,7 +155,7 @@ function card(ref, opts = {}) {
       `<span class="lc-band"><span>${esc(colour)}</span><span class="era">${esc(c.era)}</span></span>` +
       `<span class="lc-head">${c.kind === "building" ? `<i class="s cost">£${c.cost}</i>` : "<span></span>"}` +
       `${c.prestige ? `<i class="s end">${c.prestige}</i>` : ""}</span>` +
-      `<span class="lc-name">${esc(c.name)}</span>` +
+      `<span class="lc-name">${nameHtml(c.name)}</span>` +
       `<span class="lc-act">${line}</span>` +
       (c.ongoing ? `<span class="lc-on">${esc(c.ongoing.text)}</span>` : "");
   }
@@ -140,31 +163,6 @@ function card(ref, opts = {}) {
   const note = notes.length ? `<span class="lc-note${loans ? " lc-loan" : ""}" aria-hidden="true">${esc(notes.join(" · "))}</span>` : "";
   const sr = `<span class="sr">${esc(text)}${notes.length ? ". " + esc(notes.join(", ")) : ""}${opts.why ? ". Not now: " + esc(opts.why) : ""}</span>`;
   return `<${tag} class="${cls}" data-card="${ref.id}" data-key="${esc(ref.key)}"${attrs}><span aria-hidden="true" class="lc-in">${body}</span>${note}${sr}</${tag}>`;
-}
-
-/** The full card, for the zoom: every text in words. */
-function zoomCard(node) {
-  const v = S.ctx && S.ctx.view;
-  if (!v) return null;
-  const box = document.createElement("div");
-  box.className = "lon-zoom";
-  if (node.dataset.borough) {
-    const b = v.catalogue.boroughs[node.dataset.borough];
-    box.innerHTML = `<p class="z-name">${esc(b.name)}</p><p class="z-band">${b.side === "north" ? "North" : "South"} of the Thames${b.river ? ", on the river" : ""}</p>` +
-      `<ul><li>Costs £${b.cost}</li><li>Draw ${b.draw} at the start of your turn while it is your top borough</li><li>+${b.prestige} prestige when bought</li>` +
-      `${b.relief ? `<li>−${b.relief} poverty</li>` : ""}${b.text ? `<li>${esc(b.text)}</li>` : ""}</ul>`;
-  } else {
-    const c = v.catalogue.cards[node.dataset.key];
-    if (!c) return null;
-    const lines = cardLines(c);
-    box.innerHTML = `<p class="z-name">${esc(c.name)}</p><p class="z-band c-${esc(c.colour)}">${esc(COLOURS[c.colour] || c.colour)} · era ${esc(c.era)}</p>` +
-      `<ul>${lines.map((l) => `<li>${esc(l)}</li>`).join("")}</ul>`;
-  }
-  const why = node.getAttribute("aria-disabled") === "true" ? node.dataset.why : null;
-  const loans = +(node.dataset.loans || 0);
-  if (loans) box.insertAdjacentHTML("beforeend", `<p class="z-loan">Choosing it now takes ${loans === 1 ? "a £10 loan" : `${loans} £10 loans`} (−7 VP each at the end unless repaid).</p>`);
-  if (why) box.insertAdjacentHTML("beforeend", `<p class="z-why"><b>Not now:</b> ${esc(why)}</p>`);
-  return box;
 }
 
 function borough(bkey, opts = {}) {
@@ -177,7 +175,7 @@ function borough(bkey, opts = {}) {
   const attrs = interactive ? act(opts.k, opts.move, opts.why) + ' type="button"' : "";
   const loans = loansOf(opts.move);
   return `<${tag} class="bt ${b.side}${opts.live ? " live" : ""}${opts.move ? (loans ? " loan" : " can") : ""}${opts.cls ? " " + opts.cls : ""}" data-borough="${esc(bkey)}"${attrs}>` +
-    `<span aria-hidden="true" class="bt-in"><span class="bt-top"><i class="s cost">£${b.cost}</i><span class="bt-name">${esc(b.name)}</span></span>` +
+    `<span aria-hidden="true" class="bt-in"><span class="bt-top"><i class="s cost">£${b.cost}</i><span class="bt-name">${nameHtml(b.name)}</span></span>` +
     `<span class="bt-side">${b.side === "north" ? "North" : "South"}${b.river ? " · river" : ""}${opts.live ? ' · <b class="live-tag">live</b>' : ""}</span>` +
     `<span class="bt-gain"><i class="s draw">+${b.draw}</i><i class="s now">${b.prestige}</i>` +
     `${b.relief ? `<i class="s pov">−${b.relief}</i>` : ""}</span>` +
@@ -217,25 +215,25 @@ function statusSection(v) {
     `${v.over ? "" : ` · <span class="lon-step">${esc(STEPS[v.step] || v.step)}</span>`}</p>` +
     `<ol class="lon-phases" aria-label="Turn order">${phases}</ol>` +
     `<p class="lon-supply"><span title="Cards left in the city deck">Deck: <b>${v.deck.count}</b>${v.deck.era ? ` · era <b>${esc(v.deck.era)}</b>` : ""}</span>` +
-    `<span title="Loan tokens left in the box">Loans left: <b>${v.loan_supply}</b></span></p>${endgame}</div>`;
+    `<span title="Loan tokens left in the box">Loans left: <b>${v.loan_supply}</b></span></p>${v.prompt ? allChoices(v) : ""}${endgame}</div>`;
 }
 
+/** Every legal choice as a list of buttons, folded away (each thing can also be clicked where it lies). */
+function allChoices(v) {
+  return `<details class="lon-all"><summary>List every choice (${v.prompt.choices.length})</summary><div class="lon-list">` +
+    v.prompt.choices.map((c, i) => `<button type="button" class="lon-btn ${loansOf(c.move) ? "loan" : "can"}"${act(`list-${i}`, c.move)}>${esc(c.label)}${loansOf(c.move) ? ` <small>(needs ${plural(c.loans, "£10 loan")})</small>` : ""}</button>`).join("") +
+    `</div></details>`;
+}
+
+// The decision's panel: the card being developed or activated, St Pancras' cards, the step's buttons
+// and the lines answering a click (the frame lifts those into its action bar, beside the prompt).
 function nowSection(v, me) {
   const ctx = S.ctx;
   const p = v.prompt;
   const parts = [];
-  if (v.over) {
-    parts.push(`<p class="lon-say">The game is over — the final scores are below.</p>`);
-  } else if (ctx.seat === null || ctx.seat === undefined) {
-    parts.push(`<p class="lon-say">You are watching. ${esc(ctx.nameOf(v.current))} is at: ${esc(STEPS[v.step] || v.step)}.</p>`);
-  } else if (!p) {
-    parts.push(`<p class="lon-say">Waiting for ${esc(ctx.nameOf(v.current))} — ${esc(STEPS[v.step] || v.step)}.</p>`);
-  } else {
-    parts.push(`<p class="lon-say yours"><span class="lon-you">Your move:</span> ${esc(p.text)}</p>`);
-  }
-  if (v.turn.pending && !v.over) {
-    const doing = v.step.startsWith("develop") ? "Being developed" : "Being activated";
-    parts.push(`<div class="lon-pending"><span class="k">${doing}:</span>${card(v.turn.pending, { cls: "mini" })}</div>`);
+  // the card being developed or activated: in my hand strip on my turn, here for the others
+  if (v.turn.pending && !v.over && !(me && me.hand && v.current === ctx.seat)) {
+    parts.push(`<div class="lon-pending"><span class="k">${pendingWord(v)}:</span>${card(v.turn.pending, { cls: "mini" })}</div>`);
   }
   if (p && v.scry.length) {
     const type = v.step === "scry_keep" ? "keep" : "bottom";
@@ -246,7 +244,7 @@ function nowSection(v, me) {
   if (p) parts.push(buttons(v, me));
   if (ctx.pending) parts.push(`<p class="lon-sending" role="status"><span class="dot" aria-hidden="true"></span> Sending your move…</p>`);
   else if (ctx.error && ctx.error.seq === ctx.seq) parts.push(`<p class="lon-refused" role="alert"><b>Refused:</b> ${esc(ctx.error.message)}</p>`);
-  if (S.why && S.whySeq === ctx.seq) parts.push(`<p class="lon-why" role="status"><b>Not now:</b> ${esc(S.why)}</p>`);
+  if (S.why && S.whySeq === ctx.seq && !S.whyHand) parts.push(`<p class="lon-why" role="status"><b>Not now:</b> ${esc(S.why)}</p>`);
   else parts.push(`<p class="lon-why" role="status" hidden></p>`);
   return `<div class="lon-now${p ? " mine" : ""}" data-prompt>${parts.join("")}</div>`;
 }
@@ -270,13 +268,14 @@ function buttons(v, me) {
   const money = [b("loan", loan, `Take a £${me.loan_amount} loan`, whyNot({ move: "take_loan" }, "Not available now"), "quiet"),
     b("repay", repay, `Repay a loan (£${me.repay_cost})`, whyNot({ move: "repay_loan" }, me.loans ? "Loans are repaid at the very start of your turn, before drawing" : "You have no loans to repay"), "quiet")];
   if (simple.length) out.push(`<div class="lon-simple" role="group" aria-label="Choices">${simple.join("")}</div>`);
-  const n = v.prompt.choices.length;
-  out.push(`<div class="lon-footrow"><details class="lon-all"><summary>Every legal choice as a list (${n})</summary><div class="lon-list">` +
-    v.prompt.choices.map((c, i) => `<button type="button" class="lon-btn ${loansOf(c.move) ? "loan" : "can"}"${act(`list-${i}-${moveKey(c.move)}`, c.move)}>${esc(c.label)}${loansOf(c.move) ? ` <small>(needs ${plural(c.loans, "£10 loan")})</small>` : ""}</button>`).join("") +
-    `</div></details><div class="lon-money" role="group" aria-label="Loans">${money.join("")}</div></div>`);
+  out.push(`<div class="lon-money" role="group" aria-label="Loans">${money.join("")}</div>`);
   return out.join("");
 }
 
+const pendingWord = (v) => (v.step.startsWith("develop") ? "Being developed" : "Being activated");
+
+// The hand: a strip pinned to the bottom of the window (above a phone's action bar), so that a
+// prompt asking for a card has it in view; its header says why a tapped card cannot be chosen.
 function handSection(v, me) {
   if (!me || !me.hand) return "";
   const cards = v.catalogue.cards;
@@ -286,20 +285,30 @@ function handSection(v, me) {
   const counts = {};
   for (const r of hand) counts[cards[r.key].colour] = (counts[cards[r.key].colour] || 0) + 1;
   const summary = Object.entries(counts).map(([c, n]) => `${n} ${COLOURS[c].toLowerCase()}`).join(", ");
+  const types = ["develop", "discard_for_colour", "pay", "discard"];
   const body = hand.length ? hand.map((r) => {
-    const move = cardMove(["develop", "discard_for_colour", "pay", "discard"], r.id);
+    const move = cardMove(types, r.id);
     return card(r, { k: `hand-${r.id}`, move, why: move ? null : whyNot({ card: r.id }, nowHint()) });
   }).join("") : `<p class="empty">Your hand is empty.</p>`;
-  const idle = hand.some((r) => cardMove(["develop", "discard_for_colour", "pay", "discard"], r.id)) ? "" : " idle";
-  return `<section class="lon-hand" aria-labelledby="lon-hand-h"><h2 id="lon-hand-h">Your hand <small>${hand.length} of ${me.hand_limit} · ${esc(summary)}</small></h2>` +
-    `<div class="row cards${idle}">${body}</div></section>`;
+  const pending = v.turn.pending && !v.over && v.current === S.ctx.seat
+    ? `<div class="lon-pending"><span class="k">${pendingWord(v)}</span>${card(v.turn.pending, { cls: "mini" })}</div>` : "";
+  const asked = hand.some((r) => cardMove(types, r.id));
+  const open = S.handOpen || asked;
+  const why = S.why && S.whySeq === S.ctx.seq && S.whyHand;
+  return `<section class="lon-hand${open ? "" : " folded"}${asked ? " asked" : ""}" aria-labelledby="lon-hand-h">` +
+    `<div class="lon-hand-head"><h2 id="lon-hand-h">Your hand <small>${hand.length} of ${me.hand_limit}</small></h2>` +
+    `<p class="lon-hand-note${why ? " why" : ""}"><span class="lon-hand-sum">${esc(summary)}</span>` +
+    `<span class="lon-hand-why" role="status">${why ? `<b>Not now:</b> ${esc(S.why)}` : ""}</span></p>` +
+    `<button type="button" class="lon-fold" data-fold aria-expanded="${open}" aria-controls="lon-hand-cards">${open ? "Fold ▾" : "Show ▴"}</button></div>` +
+    `<div class="row cards${asked ? "" : " idle"}" id="lon-hand-cards"${open ? "" : " hidden"}>${pending}${body}</div></section>`;
 }
 
 function citySection(v, me) {
   const ctx = S.ctx;
   const seat = ctx.seat !== null && ctx.seat !== undefined;
   const boardWhy = notYours() || nowHint();
-  const rows = v.board.rows.map((row, ri) => `<div class="slots" role="list" aria-label="${ri === 0 ? "Top row" : "Bottom row"}">` + row.map((r) => {
+  // a row with no card is drawn low: an empty board takes little room
+  const rows = v.board.rows.map((row, ri) => `<div class="slots${row.some(Boolean) ? "" : " bare"}" role="list" aria-label="${ri === 0 ? "Top row" : "Bottom row"}">` + row.map((r) => {
     if (!r) return `<div class="slot" role="listitem"><span class="sr">empty space</span></div>`;
     const move = seat ? findMove((m) => m.type === "draw" && m.from === "board" && m.card === r.id) : null;
     return `<div class="slot" role="listitem">${card(r, seat ? { k: `board-${r.id}`, move, why: move ? null : reasonFor(v, { card: r.id }) || boardWhy, cls: "mini" } : { cls: "mini" })}</div>`;
@@ -319,7 +328,7 @@ function citySection(v, me) {
     return borough(k, { k: `buy-${k}`, move, why: move ? null : buyWhyBase || reasonFor(v, { borough: k }) || "Not within reach now" });
   }).join("") : `<p class="empty">The market is empty.</p>`;
   return `<section class="lon-city" aria-label="The city"><div class="lon-boardwrap"><h2>The development board</h2>` +
-    `<div class="lon-devboard">${deck}<div class="rows${anyDraw ? "" : " idle"}">${rows}</div></div></div>` +
+    `<div class="lon-devboard${v.board.rows.some((row) => row.some(Boolean)) ? "" : " bare"}">${deck}<div class="rows${anyDraw ? "" : " idle"}">${rows}</div></div></div>` +
     `<div class="lon-marketwrap"><h2>The borough market <small>${plural(v.borough_deck, "borough")} to come</small></h2>` +
     `<div class="row market${findMove((m) => m.type === "buy") ? "" : " idle"}">${market}</div></div></section>`;
 }
@@ -368,14 +377,14 @@ function playerSection(v, pl) {
           cls: v.turn.borough_done ? "done" : "" });
       }
     }
-    return b.live ? borough(b.key, { live: true }) : `<div class="bt under" title="${esc(v.catalogue.boroughs[b.key].name)} (not live: covered)">${esc(v.catalogue.boroughs[b.key].name)}</div>`;
+    return b.live ? borough(b.key, { live: true }) : `<div class="bt under" data-key="${esc(b.key)}">${nameHtml(v.catalogue.boroughs[b.key].name)}<span class="sr"> (covered: its ability no longer works)</span></div>`;
   }).join("");
-  const stat = (label, value, title, cls = "") => `<span class="stat ${cls}" title="${esc(title)}"><small>${label}</small><b>${value}</b></span>`;
+  const stat = (label, value, title, cls = "") => `<span class="stat ${cls}" title="${esc(title)}">${label} <b>${value}</b></span>`;
   return `<section class="lon-player${mine ? " me" : ""}${current ? " current" : ""}" data-seat="${pl.seat}" aria-label="${esc(name)}${mine ? " (you)" : ""}">` +
     `<header><h2><span class="seatno">${pl.seat + 1}</span> ${esc(name)}${mine ? " <small>(you)</small>" : ""}` +
     `${current ? ' <span class="to-play">to play</span>' : ""}</h2>` +
-    `<div class="stats">${panel(v, pl.seat).slice(0, 5).concat({ label: "Run costs", value: `+${pl.run_poverty}`, title: "Poverty a Run the City would cost now" })
-      .map((x) => stat(x.label, esc(x.value), x.title, x.warn ? "warn" : "")).join("")}</div></header>` +
+    `<p class="stats">${panel(v, pl.seat).concat({ label: "Run the City", value: `+${pl.run_poverty} poverty`, title: "Poverty a Run the City would cost now" })
+      .map((x) => stat(x.label, esc(x.value), x.title, x.warn ? "warn" : "")).join(" ")}</p></header>` +
     `<div class="pl-body"><div class="pl-display"><h3>Display <small>${plural(pl.stacks.length, "stack")}</small></h3>` +
     (stacks.length ? `<ol class="stacks${findMove((m) => m.type === "activate" || m.type === "flip") ? "" : " idle"}">${stacks.join("")}</ol>` : `<p class="empty">No cards developed yet.</p>`) + `</div>` +
     `<div class="pl-boroughs"><h3>Boroughs <small>${pl.boroughs.length}${live ? " · top one live" : ""}</small></h3>` +
@@ -389,72 +398,74 @@ function playersSection(v, mine) {
   return list.length ? `<div class="lon-players${mine ? " mine" : ""}">${list.map((p) => playerSection(v, p)).join("")}</div>` : "";
 }
 
+// The final scores: drawn by a module of their own, fetched when the game is over.
 function finalSection(v) {
-  const ctx = S.ctx;
-  const r = v.result || ctx.result;
-  if (!v.over || !r) return "";
-  const sc = r.details.scoring;
-  const names = sc.map((s) => ctx.nameOf(s.seat));
-  const win = r.winners.map((w) => ctx.nameOf(w));
-  const head = win.length === 1 ? `${esc(win[0])} wins` : win.length ? `A shared victory: ${esc(win.join(", "))}` : "Nobody wins";
-  const stepLine = (s) => {
-    switch (s.step) {
-      case 1: return `${plural(s.cards, "card")} → ${s.poverty} poverty`;
-      case 3: return s.loans ? `${plural(s.loans, "loan")} repaid (£${s.money_spent})` : "none";
-      case 4: return `£${s.money} left`;
-      case 5: return s.loans ? plural(s.loans, "loan") + " unpaid" : "none";
-      case 6: return `${s.poverty_before} − ${s.subtracted} = ${signed(s.poverty_after)}`;
-      case 7: return `${s.poverty} poverty`;
-      default: return "";
-    }
-  };
-  const rows = [];
-  rows.push(`<tr><th scope="row">Prestige scored during play</th>${sc.map((s) => `<td><b>${signed(s.prestige_in_play)}</b></td>`).join("")}</tr>`);
-  for (let i = 0; i < 7; i++) {
-    const label = sc[0].steps[i].label;
-    rows.push(`<tr><th scope="row"><span class="stepno">${i + 1}</span> ${esc(label)}</th>` + sc.map((s) => {
-      const st = s.steps[i];
-      const vp = st.vp ? `<b>${signed(st.vp, true)}</b>` : `<b class="zero">0</b>`;
-      const note = stepLine(st);
-      return `<td>${vp}${note ? `<small>${esc(note)}</small>` : ""}</td>`;
-    }).join("") + `</tr>`);
+  if (!v.over) return "";
+  if (!S.final) {
+    S.final = import("/static/games/london/final.js").then((m) => m.ready.then(() => m)).then((m) => {
+      S.final = m;
+      if (S.root && S.ctx) render(S.root, S.ctx);
+    });
+    return "";
   }
-  rows.push(`<tr class="total"><th scope="row">Total VP</th>${sc.map((s) => `<td><b>${signed(s.total)}</b></td>`).join("")}</tr>`);
-  rows.push(`<tr class="tb"><th scope="row">Poverty left · boroughs · best card</th>${sc.map((s) => `<td><small>${s.poverty} · ${s.boroughs} · ${s.best_card}★</small></td>`).join("")}</tr>`);
-  const tb = r.details.tiebreak;
-  let tie = "";
-  if (tb && tb.tied_on_vp && tb.tied_on_vp.length > 1) {
-    tie = `<p class="lon-tie">Tied on VP: ${esc(tb.tied_on_vp.map((s) => ctx.nameOf(s)).join(", "))} — decided by <b>${esc(tb.decided_by)}</b>` +
-      ` (rule 13: fewest poverty, then most boroughs, then the single highest-prestige card, then a shared victory).</p>`;
-  } else tie = `<p class="lon-tie">No tie-break was needed.</p>`;
-  const hash = document.getElementById("seed-hash");
-  const seed = ctx.seed
-    ? `<p class="lon-seed">The fair-shuffle seed is now revealed: <code class="hash">${esc(ctx.seed)}</code>` +
-      `${hash && hash.textContent.trim() !== "—" ? ` — its SHA-256, published when the game began, was <code class="hash">${esc(hash.textContent.trim())}</code>` : ""}.` +
-      `${ctx.code ? ` <a href="/api/tables/${esc(ctx.code)}/record">The full record</a> lets anyone replay and verify the game.` : ""}</p>`
-    : `<p class="lon-seed">The fair-shuffle seed is revealed when the table closes.</p>`;
-  return `<section class="lon-final" aria-labelledby="lon-final-h"><p class="fleuron" aria-hidden="true">❦</p>` +
-    `<h2 id="lon-final-h">Final scores</h2><p class="lon-winner">${head}</p>` +
-    `<div class="lon-scorewrap" tabindex="0" role="region" aria-label="Final scores, step by step"><table class="lon-scores"><caption class="sr">The seven scoring steps for each player</caption>` +
-    `<thead><tr><th scope="col">Scoring step</th>${names.map((n, i) => `<th scope="col"${r.winners.includes(sc[i].seat) ? ' class="winner"' : ""}>${esc(n)}${r.winners.includes(sc[i].seat) ? " ❦" : ""}</th>`).join("")}</tr></thead>` +
-    `<tbody>${rows.join("")}</tbody></table></div>${tie}${seed}</section>`;
+  return S.final.section ? S.final.section(v, S.ctx) : "";
 }
 
 // -- drawing ---------------------------------------------------------------------------------
 
-const ORDER = ["final", "status", "now", "city", "hand", "mine", "players"];
+// Your own display and boroughs (which Run the City works from) sit just above your hand.
+const ORDER = ["final", "status", "now", "city", "mine", "hand", "players"];
 
 function setup(root) {
   S.root = root;
   root.classList.add("lon");
-  root.replaceChildren();
+  // the board is the renderer's, but for the frame's action bar, which stays where it is
+  for (const n of [...root.children]) if (n.id !== "action-bar") n.remove();
   S.sections = makeSections(root, "lon", ORDER);
   root.addEventListener("click", onClick);
-  attachZoom(root, ".lc, .buried, .bt[data-borough]", zoomCard);
+  // the card zoom, fetched the first time a card is hovered, pressed or focused (zoom.js)
+  const zoomable = ".lc, .buried, .bt[data-borough], .bt.under";
+  const wake = (e) => {
+    if (S.zoom || !e.target.closest(zoomable)) return;
+    S.zoom = import("/static/games/london/zoom.js").then((m) => m.attach(root, zoomable, e, { card, borough, esc, view: () => S.ctx && S.ctx.view, lifted: () => S.lifted || 0 }));
+  };
+  for (const type of ["pointerover", "pointerdown", "focusin"]) root.addEventListener(type, wake);
+  for (const type of ["pointerup", "pointercancel"]) root.addEventListener(type, (e) => { S.lifted = e.timeStamp; });
+  // the room the pinned hand takes, kept free below the page's end and beside the things scrolled to
+  new ResizeObserver(() => {
+    const h = S.sections.hand.el.hidden ? 0 : Math.ceil(S.sections.hand.el.getBoundingClientRect().height);
+    root.style.setProperty("--lon-hand-h", `${h}px`);
+  }).observe(S.sections.hand.el);
+  let resized = null;
+  window.addEventListener("resize", () => { clearTimeout(resized); resized = setTimeout(() => fitNames(root), 150); });
 }
 
 function patch(name, html) {
+  const before = S.sections[name].html;
   patchSection(S.sections[name], html);
+  return before !== S.sections[name].html;
+}
+
+/** A new prompt's first target comes into view: a hand card in its strip (the page does not
+ *  move), a place on the board scrolled to, just enough (once per prompt, never on a redraw). */
+function showTarget() {
+  const t = [...S.root.querySelectorAll("[data-move]:not([aria-disabled])")].find((n) => !n.closest("#action-bar, details"));
+  if (!t) return;
+  const strip = t.closest(".lon-hand .row");
+  if (strip) {
+    const r = t.getBoundingClientRect(); const sr = strip.getBoundingClientRect();
+    if (r.left < sr.left || r.right > sr.right) strip.scrollLeft += r.left - sr.left - 8;
+  }
+  if (strip && getComputedStyle(S.sections.hand.el).position === "fixed") return;
+  // clear of the action bar (on top, or at the bottom of a phone) and the pinned hand
+  const r = t.getBoundingClientRect();
+  const bar = document.getElementById("action-bar");
+  const b = bar ? bar.getBoundingClientRect() : { top: 0, bottom: 0, height: 0 };
+  const barBelow = bar && getComputedStyle(bar).position === "fixed";
+  const hand = strip ? 0 : S.sections.hand.el.getBoundingClientRect().height;
+  const top = barBelow ? 0 : Math.max(0, b.bottom);
+  const bottom = window.innerHeight - (barBelow ? b.height : 0) - hand;
+  if (r.top < top || r.bottom > bottom) t.scrollIntoView({ block: "nearest" });
 }
 
 export function render(root, ctx) {
@@ -467,17 +478,20 @@ export function render(root, ctx) {
   const me = ctx.seat !== null && ctx.seat !== undefined ? v.players[ctx.seat] : null;
   const focused = focusedKey(root);
 
-  patch("final", finalSection(v));
-  patch("status", statusSection(v));
-  patch("now", nowSection(v, me));
-  patch("hand", handSection(v, me));
-  patch("city", citySection(v, me));
-  patch("mine", playersSection(v, true));
-  patch("players", playersSection(v, false));
+  const changed = [
+    patch("final", finalSection(v)) && "final",
+    patch("status", statusSection(v)) && "status",
+    patch("now", nowSection(v, me)) && "now",
+    patch("city", citySection(v, me)) && "city",
+    patch("mine", playersSection(v, true)) && "mine",
+    patch("hand", handSection(v, me)) && "hand",
+    patch("players", playersSection(v, false)) && "players",
+  ].filter(Boolean);
 
   root.classList.toggle("lon-mine", !!v.prompt);
   root.classList.toggle("lon-waiting", !!ctx.pending);
   root.classList.toggle("lon-over", !!v.over);
+  root.classList.toggle("lon-has-hand", Boolean(me && me.hand));
   root.dataset.seq = String(ctx.seq);
   root.dataset.step = v.over ? "over" : v.step;
   root.querySelectorAll(".sending").forEach((n) => n.classList.remove("sending"));
@@ -486,13 +500,14 @@ export function render(root, ctx) {
     if (n) n.classList.add("sending");
   }
   restoreFocus(root, focused);
+  for (const name of changed) fitNames(S.sections[name].el);
   // what the last move put down (a developed card, a bought borough, a refilled board) glows
   markFresh(root, ".lon-player [data-card], .lon-player .bt[data-borough], .lon-city .slot [data-card]",
     (n) => `${n.closest("[data-seat]") ? n.closest("[data-seat]").dataset.seat : "city"}:${n.dataset.card || n.dataset.borough}`);
-  // a new decision of mine that lies off-screen (a phone, after a tap far below) comes into view
-  const step = v.prompt ? `${ctx.seq}` : null;
-  if (step && S.lastStep !== null && S.lastStep !== step && !ctx.pending) keepInView(S.sections.now.el);
-  S.lastStep = step;
+  // a new prompt of mine: what it asks for comes into view (once the frame has drawn its bar)
+  const prompt = v.prompt && !ctx.pending ? `${ctx.seq}` : null;
+  if (prompt && prompt !== S.lastPrompt) requestAnimationFrame(() => requestAnimationFrame(showTarget));
+  if (!ctx.pending) S.lastPrompt = prompt;
 }
 
 /** The lines this game adds to each player's panel beside the board. */
@@ -505,8 +520,6 @@ export function panel(view, seat) {
     { label: "Poverty", value: `${pl.poverty}`, title: "Poverty", warn: pl.poverty >= 5 },
     { label: "Prestige", value: `${pl.prestige}`, title: "Prestige scored so far" },
     { label: "Hand", value: `${pl.hand_count}/${pl.hand_limit}`, title: "Cards in hand / hand limit" },
-    { label: "Stacks", value: `${pl.stacks.length}`, title: "Stacks in the display" },
-    { label: "Boroughs", value: `${pl.boroughs.length}`, title: "Boroughs owned" },
   ];
 }
 panel.more = (view, seat) => {
@@ -523,15 +536,24 @@ panel.more = (view, seat) => {
 };
 
 function onClick(e) {
+  const fold = e.target.closest("[data-fold]");
+  if (fold && S.root.contains(fold)) { toggleHand(); return; }
   const t = e.target.closest("[data-move],[data-why]");
   if (!t || !S.root.contains(t)) return;
   const ctx = S.ctx;
   if (t.getAttribute("aria-disabled") === "true") {
+    // why not: beside the hand for a hand card (nothing on the screen moves), in the action bar otherwise
     S.why = t.dataset.why;
     S.whySeq = ctx.seq;
-    const line = S.root.querySelector(".lon-why");
-    if (line) { line.hidden = false; line.innerHTML = `<b>Not now:</b> ${esc(S.why)}`; }
+    S.whyHand = Boolean(t.closest(".lon-hand"));
+    const line = S.root.querySelector(S.whyHand ? ".lon-hand-why" : ".lon-why");
+    if (line) {
+      line.hidden = false;
+      line.innerHTML = `<b>Not now:</b> ${esc(S.why)}`;
+      if (S.whyHand) line.parentElement.classList.add("why");
+    }
     S.sections.now.html = null;
+    S.sections.hand.html = null;
     return;
   }
   const move = S.moves.byKey.get(t.dataset.move);
@@ -550,6 +572,15 @@ function onClick(e) {
     return;
   }
   sendFrom(t, move);
+}
+
+/** Folds the hand strip away, or opens it again (it opens by itself when a prompt asks for a card). */
+function toggleHand() {
+  S.handOpen = !S.handOpen;
+  S.sections.hand.html = null;
+  render(S.root, S.ctx);
+  const b = S.root.querySelector("[data-fold]");
+  if (b) b.focus({ preventScroll: true });
 }
 
 function sendFrom(t, move) {
