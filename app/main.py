@@ -21,7 +21,7 @@ from app.errors import ApiError
 from app.guard import GuardMiddleware, install_log_redaction
 from app.parlour import Parlour
 from app.paths import STATIC
-from app.routes import again_pages, api, diplomacy, ops, pages, sockets, time_api
+from app.routes import again_pages, api, diplomacy, game_help, ops, pages, sockets, time_api
 from app.user_text import TextRefused, refuse_nul_in_request
 
 log = logging.getLogger("parlour")
@@ -50,6 +50,7 @@ def create_fastapi(settings: Settings | None = None) -> FastAPI:
     app.include_router(diplomacy.router)
     app.include_router(time_api.router)
     app.include_router(pages.router)
+    app.include_router(game_help.router)
     app.include_router(again_pages.router)
     app.include_router(replays.router)
     app.include_router(ops.router)

@@ -3,8 +3,17 @@
 // between messages, beside the player's name in their panel (as lichess and Board Game Arena
 // place them), and the seat's own clock again in the action bar. Whose clock runs, whose time is
 // low, and whose stands still because a bot plays the seat is said in words and marks, not by
-// colour alone. The styles are in parlour.css: the site's policy allows no injected <style>.
+// colour alone. The styles are a stylesheet of their own (static/css/clock.css), linked when the
+// first clock comes: the site's policy allows no injected <style>, and a table without clocks
+// carries none of it.
 import { el } from "./kit.js";
+
+const styled = new Promise((done) => {
+  const link = el("link", { rel: "stylesheet", href: "/static/css/clock.css" });
+  link.addEventListener("load", done);
+  link.addEventListener("error", done);
+  document.head.append(link);
+});
 
 let shown = null; // { clock, at (performance.now() when received), seq }
 let ticker = null;
@@ -83,8 +92,9 @@ export function draw(seat) {
   }
 }
 
-/** A "clock" message from the table's socket. */
-export function show(message, names, seat) {
+/** A "clock" message from the table's socket (drawn once the clocks' styles are in). */
+export async function show(message, names, seat) {
+  await styled;
   if (names) nameOf = names;
   if (seat !== undefined) me = seat;
   shown = { clock: message.clock, at: performance.now(), seq: message.seq };

@@ -1,8 +1,7 @@
 // The shared table client: the socket and its reconnection, the waiting room, the frame around
-// the board (the action bar, the player panels with their clocks, the log and the chat). Each
-// game's renderer (static/games/<id>/renderer.js) draws the board from the view and turns clicks
-// into moves; a generic renderer serves any game that has none. docs/DESIGN.md, "The table's
-// frame", says what goes where and why.
+// the board (action bar, player panels, log, chat). Each game's renderer (static/games/<id>/
+// renderer.js) draws the board from the view and turns clicks into moves; a generic renderer
+// serves any game that has none.
 import { el } from "./kit.js";
 
 const boot = JSON.parse(document.getElementById("boot").textContent);
@@ -246,7 +245,7 @@ function renderPrompt() {
   else if (state.offline) text = state.view ? "Not connected — moves cannot be sent until the connection is back…"
     : "Not connected — the table will show once the connection is back…";
   else if (mine !== null && state.awaiting.includes(mine)) {
-    // while a move is on its way the sentence stays (the bar keeps its height): only "who" says so
+    // while a move is on its way only "who" changes: the bar keeps its height
     mineToPlay = !state.pending;
     const p = state.view && state.view.prompt;
     who = state.pending ? "Sending your move…" : "Your turn";
@@ -272,8 +271,7 @@ function renderPrompt() {
   extras();
 }
 
-// Undo: its place in the action bar is always kept (hidden, never removed), so that nothing
-// under the player's pointer moves when it appears.
+// Undo keeps its place in the bar (hidden, never removed): appearing, it moves nothing.
 function paintUndo() {
   const { undo } = frame;
   if (!undo) return;
@@ -600,6 +598,20 @@ function flash(text) {
   flashTimer = setTimeout(() => { box.hidden = true; }, 6000);
 }
 
+// the symbols and the rules: fetched the first time their tab opens (the browser keeps them)
+async function openHelp(panel) {
+  const url = panel.dataset.help;
+  delete panel.dataset.help;
+  try {
+    const r = await fetch(url);
+    if (!r.ok) throw new Error(r.status);
+    panel.innerHTML = await r.text();
+  } catch {
+    panel.dataset.help = url;
+    panel.firstElementChild.textContent = "Not connected — open the tab again to load it.";
+  }
+}
+
 function setupTabs() {
   const tabs = [...document.querySelectorAll('#table [role="tab"]')];
   const choose = (tab, focus) => {
@@ -607,7 +619,9 @@ function setupTabs() {
       const on = t === tab;
       t.setAttribute("aria-selected", String(on));
       t.tabIndex = on ? 0 : -1;
-      $(t.getAttribute("aria-controls")).hidden = !on;
+      const panel = $(t.getAttribute("aria-controls"));
+      panel.hidden = !on;
+      if (on && panel.dataset.help) openHelp(panel);
     });
     if (focus) tab.focus();
     if (tab.id === "t-chat") {
