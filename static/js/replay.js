@@ -132,6 +132,9 @@ async function start() {
   $("r-last").onclick = () => { play(false); show(last(), "r-back"); };
   $("r-play").onclick = () => play(!r.playing);
   document.addEventListener("keydown", keys);
+  // on a phone the controls are fixed at the bottom: the page keeps room for them below its end
+  const nav = document.querySelector(".replay-controls");
+  new ResizeObserver(() => document.documentElement.style.setProperty("--replay-h", `${Math.ceil(nav.getBoundingClientRect().height)}px`)).observe(nav);
   const m = location.hash.match(/step=(\d+)/);
   await show(m ? +m[1] : 0);
 }
