@@ -6,14 +6,15 @@
 // table.js calls render(root, ctx) after every view message; what the player is in the middle
 // of choosing (the first of two cards, a Beefeater to remove…) is kept here between calls.
 
-import { activate, el as h, focusedKey, markFresh, Moves, restoreFocus, svg as s } from "/static/js/kit.js";
+import { activate, attachZoom, el as h, focusedKey, markFresh, Moves, restoreFocus, svg as s } from "/static/js/kit.js";
 
 // the table page draws no prompt line or result box of its own above this board
 export const ownPrompt = true;
 export const ownResult = true;
 
 const AREAS = {
-  orange: { word: "orange", name: "Inner Ward", fill: "#d9711c", tint: "#fbe2c5", line: "#b45d14", shape: "circle" },
+  // each area's buildings stand out 3:1 (or more) against their ring
+  orange: { word: "orange", name: "Inner Ward", fill: "#c65f10", tint: "#fbe2c5", line: "#b45d14", shape: "circle" },
   green: { word: "green", name: "Middle Ward", fill: "#3d8537", tint: "#dcebd2", line: "#2f6a2a", shape: "square" },
   blue: { word: "blue", name: "Outer Ward", fill: "#2d62a3", tint: "#d5e1f1", line: "#244f86", shape: "hex" },
 };
@@ -43,6 +44,8 @@ const ui = {
   reveals: {}, // "round.step" -> that step's reveals, as last seen
   acked: null, // the latest round whose scoring table the player has dismissed
   boardSeen: false,
+  wholeTower: false, // a phone zoomed to an ability's Beefeaters: the whole Tower asked for instead
+  shown: null, // the prompt whose first target was last brought into view
 };
 
 // ------------------------------------------------------------------------------------ helpers
@@ -89,6 +92,7 @@ function sync(view) {
     ui.key = key;
     ui.target = null;
     ui.switchSel = [];
+    ui.wholeTower = false;
     if (view.phase !== "pick") ui.picks = [];
     if (view.phase !== "keep") ui.keep = [];
   }
@@ -116,15 +120,16 @@ function rerender() {
 }
 
 export function render(root, ctx) {
+  if (ui.root !== root) setup(root);
   ui.root = root;
   ui.ctx = ctx;
   const view = ctx.view;
-  if (!view || !view.board) { root.replaceChildren(); return; }
+  if (!view || !view.board) { if (ui.frame) ui.frame.remove(); ui.frame = null; return; }
   sync(view);
   const focusKey = focusedKey(root, "data-fk");
 
   const labels = seatLabels(ctx, view.seats);
-  const env = { view, ctx, labels, me: ctx.seat, prompt: ctx.seat != null ? view.prompt : null };
+  const env = { view, ctx, labels, me: ctx.seat, prompt: ctx.seat != null ? view.prompt : null, width: boardWidth(root) };
   const scoring = scoringToShow(view);
 
   const frame = h("div", {
@@ -140,11 +145,95 @@ export function render(root, ctx) {
   if (reveals) frame.append(reveals);
   frame.append(h("section", { class: "tol-map", "aria-label": "The Tower" }, boardSvg(env), trackStrip(env)));
   frame.append(infoPanel(env));
-  root.replaceChildren(frame);
+  // the board is the renderer's, but for the frame's action bar, which stays where it is
+  if (ui.frame && ui.frame.parentNode === root) ui.frame.replaceWith(frame);
+  else { for (const n of [...root.children]) if (n.id !== "action-bar") n.remove(); root.append(frame); }
+  ui.frame = frame;
 
   restoreFocus(root, focusKey, "data-fk", ".tol-action button:not(:disabled), .tol-action [tabindex='0'], svg [tabindex='0']");
+  fitWords(frame);
   // the Beefeaters the last move put down or moved glow for a few seconds
   markFresh(root, ".tol-token", (n) => `${n.dataset.building}.${n.dataset.seat}.${n.dataset.promoted}.${n.dataset.n}`);
+  // a new prompt of mine: its first target comes into view (once, after the frame has lifted its
+  // buttons into the action bar and measured it), never on a redraw
+  const prompt = env.prompt && !ctx.pending && !scoring ? `${ctx.seq}` : null;
+  if (prompt && prompt !== ui.shown) requestAnimationFrame(() => requestAnimationFrame(showTarget));
+  if (!ctx.pending) ui.shown = prompt;
+}
+
+/** An ability's name wider than its card is drawn a little smaller (it is never broken). */
+function fitWords(scope) {
+  const wide = [...scope.querySelectorAll(".tol-card-ability")].filter((n) => n.scrollWidth > n.clientWidth + 1);
+  for (const n of wide) {
+    let size = parseFloat(getComputedStyle(n).fontSize);
+    for (let i = 0; i < 6 && n.scrollWidth > n.clientWidth + 1; i++) {
+      size *= 0.92;
+      n.style.fontSize = `${size.toFixed(2)}px`;
+    }
+  }
+}
+
+function setup(root) {
+  // the zoom: a card drawn again, larger, with its ability in words (hover, long press, keyboard)
+  const zoomable = ".tol-card[data-card]";
+  attachZoom(root, zoomable, zoomCard);
+  root.addEventListener("focusin", (e) => {
+    const t = e.target.closest(zoomable);
+    if (t && t.matches(":focus-visible")) t.dispatchEvent(new PointerEvent("pointerover", { bubbles: true, pointerType: "mouse" }));
+  });
+  root.addEventListener("focusout", (e) => {
+    const t = e.target.closest(zoomable);
+    if (t) t.dispatchEvent(new PointerEvent("pointerout", { bubbles: true, pointerType: "mouse" }));
+  });
+  // a finger lifted after a long press leaves the zoom open (the touch pointer "leaves" the card
+  // then): a tap elsewhere closes it
+  root.addEventListener("pointerout", (e) => { if (e.pointerType === "touch") e.stopPropagation(); }, true);
+  document.addEventListener("pointerdown", (e) => {
+    const z = document.getElementById("kit-zoom");
+    if (z && !z.hidden && !z.contains(e.target) && !e.target.closest(zoomable)) z.hidden = true;
+  });
+  // the board's zoom on a phone depends on the width: drawn again when the window changes size
+  let resized = null;
+  window.addEventListener("resize", () => { clearTimeout(resized); resized = setTimeout(rerender, 200); });
+}
+
+function zoomCard(node) {
+  const view = ui.ctx && ui.ctx.view;
+  const c = view && card(view, Number(node.dataset.card));
+  if (!c) return null;
+  const env = { view, ctx: ui.ctx, labels: [], me: ui.ctx.seat };
+  const role = node.classList.contains("as-first") ? "first" : node.classList.contains("as-second") ? "second" : "";
+  const big = cardFace(env, c.id, { role });
+  big.classList.add("zoomed");
+  return h("div", { class: "tol-zoom" }, big, h("p", { class: "tol-zoom-text" },
+    h("strong", { text: c.ability }), ` — ${view.abilities[c.ability]}`));
+}
+
+/** The width the Tower is drawn at, in CSS pixels (a guess before the first drawing). */
+function boardWidth(root) {
+  const wrap = root.querySelector(".tol-board-wrap");
+  const w = wrap ? wrap.getBoundingClientRect().width : root.getBoundingClientRect().width - 24;
+  return Math.max(200, Math.min(w || 700, 704));
+}
+
+/** Brings the prompt's first target (a hand card, a building, a Beefeater) into view when it is
+ *  not: clear of the action bar, just enough to see it. */
+function showTarget() {
+  const root = ui.root;
+  if (!root) return;
+  const t = root.querySelector(".tol-hand button.tol-card:not(:disabled), svg .is-target");
+  if (!t) return;
+  const r = t.getBoundingClientRect();
+  const bar = document.getElementById("action-bar");
+  const b = bar ? bar.getBoundingClientRect() : { top: 0, bottom: 0, height: 0 };
+  const below = bar && getComputedStyle(bar).position === "fixed";
+  const top = below ? 0 : Math.max(0, b.bottom);
+  const bottom = window.innerHeight - (below ? b.height : 0);
+  if (r.top >= top && r.bottom <= bottom) return;
+  const wrap = t.closest(".tol-board-wrap");
+  // a building or a Beefeater: the Tower comes into view whole when it fits, else the target
+  if (wrap && wrap.getBoundingClientRect().height <= bottom - top) wrap.scrollIntoView({ block: "nearest" });
+  else t.scrollIntoView({ block: "nearest" });
 }
 
 /** The lines this game adds to each player's panel beside the board. */
@@ -207,21 +296,23 @@ function cardFace(env, id, opts = {}) {
   const role = opts.role || "";
   const body = [
     h("span", { class: "tol-card-nums" },
-      ...AREA_ORDER.map((a) => h("span", { class: `tol-num area-${a}`, title: `${AREAS[a].word} building ${c[a]}` },
-        h("span", { class: "sr", text: `${AREAS[a].word} ` }), String(c[a])))),
+      ...AREA_ORDER.map((a) => h("span", { class: `tol-num area-${a}` },
+        h("span", { class: "sr", text: `${AREAS[a].word} building ` }), String(c[a])))),
     h("span", { class: "tol-card-ability", text: c.ability }),
-    h("span", { class: "tol-card-track", text: `track ${c.orange}` }),
+    // its orange number is its space on the Turn Order Track
+    h("span", { class: "tol-card-track" }, "Track space ", h("b", { text: String(c.orange) })),
+    h("span", { class: "sr", text: `. ${env.view.abilities[c.ability]}` }),
   ];
-  if (opts.badge) body.unshift(h("span", { class: "tol-card-badge", text: opts.badge }));
+  // a hand card keeps the room of its badge ("1st · where") when it has none: choosing it moves nothing
+  if (opts.badge || opts.fk) body.unshift(h("span", { class: `tol-card-badge${opts.badge ? "" : " none"}`, text: opts.badge || "·" }));
   const cls = `tol-card${role ? ` as-${role}` : ""}${opts.selected ? " selected" : ""}${opts.mini ? " mini" : ""}`;
   if (opts.onclick) {
     return h("button", {
       type: "button", class: cls, "data-card": id, "data-fk": `card-${opts.fk || ""}-${id}`,
-      "aria-pressed": opts.selected ? "true" : "false", disabled: opts.disabled,
-      title: env.view.abilities[c.ability], onclick: opts.onclick,
+      "aria-pressed": opts.selected ? "true" : "false", disabled: opts.disabled, onclick: opts.onclick,
     }, ...body);
   }
-  return h("div", { class: cls, "data-card": id, title: `${c.name} — ${env.view.abilities[c.ability]}` }, ...body);
+  return h("div", { class: cls, "data-card": id }, ...body);
 }
 
 function cardBack(text) {
@@ -268,11 +359,10 @@ function pickPanel(env) {
   };
   const slot = (id, n) => {
     const what = n === 1 ? "where" : "what";
-    const explain = n === 1 ? "you place a Beefeater on one of its three buildings (its ability is ignored)"
-      : "you use its ability from where you placed (its numbers are ignored)";
+    const explain = n === 1 ? "a Beefeater on one of its buildings" : "its ability, from there";
     return h("div", { class: `tol-slot slot-${n}${id ? " filled" : ""}` },
       h("p", { class: "tol-slot-head" }, h("strong", { text: `${ORDINAL[n]} card — ${what}` }), h("span", { text: `: ${explain}` })),
-      id ? cardFace(env, id, { role: n === 1 ? "first" : "second" })
+      id ? cardFace(env, id, { role: n === 1 ? "first" : "second", fk: "slot" })
         : h("div", { class: "tol-card empty", text: n === 1 && !first ? "Choose a card below" : "then a second card" }));
   };
   const send = () => {
@@ -281,7 +371,7 @@ function pickPanel(env) {
   return [
     h("h2", { class: "tol-h", text: "Choose two cards, in order" }),
     h("div", { class: "tol-slots" }, slot(first, 1), slot(second, 2)),
-    h("p", { class: "tol-hint", text: "Your hand — they stay hidden until everyone has chosen:" }),
+    h("p", { class: "tol-hint", text: "Your hand (the cards stay hidden until everyone has chosen):" }),
     h("div", { class: "tol-hand" }, ...hand.map((id) => {
       const at = ui.picks.indexOf(id);
       return cardFace(env, id, {
@@ -357,11 +447,11 @@ function placePanel(env) {
 function removePanel(env) {
   const { view, prompt, ctx } = env;
   const c = card(view, prompt.card);
-  const where = prompt.ability === "BACKSTAB" ? "+/− 1 from" : "adjacent to (joined by a line to)";
+  const where = prompt.ability === "BACKSTAB" ? "numbered one more or one less than" : "joined by a line to";
   const out = [
     h("h2", { class: "tol-h", text: `${prompt.ability}${c.ability === "FOCUS" ? " (through FOCUS)" : ""}` }),
     h("div", { class: "tol-row" }, cardFace(env, prompt.card, { role: "second", badge: "2nd · what" }),
-      h("p", { class: "tol-hint", text: `Remove one Beefeater from a building ${where} building ${prompt.placed} — buildings ${prompt.buildings.join(", ")}. Click a highlighted Beefeater on the board, or pass.` })),
+      h("p", { class: "tol-hint", text: `Remove one Beefeater from a building ${where} ${prompt.ability === "BACKSTAB" ? "" : "building "}${prompt.placed} — buildings ${prompt.buildings.join(", ")}. Click a highlighted Beefeater on the board, or pass.` })),
   ];
   const t = ui.target;
   if (t) {
@@ -603,8 +693,8 @@ function boardSvg(env) {
     const q = { I: [cx, 0], II: [cx, cy], III: [0, cy], IV: [0, 0] }[quadrant];
     if (q) svg.append(s("rect", { x: q[0], y: q[1], width: W / 2, height: H / 2, class: "tol-quadrant-on", "clip-path": "url(#tol-disc)" }));
   }
-  svg.append(s("line", { x1: cx, y1: 6, x2: cx, y2: H - 6, class: "tol-divider" }),
-    s("line", { x1: 6, y1: cy, x2: W - 6, y2: cy, class: "tol-divider" }));
+  svg.append(s("line", { x1: cx, y1: 6, x2: cx, y2: H - 6, class: "tol-divider", "clip-path": "url(#tol-disc)" }),
+    s("line", { x1: 6, y1: cy, x2: W - 6, y2: cy, class: "tol-divider", "clip-path": "url(#tol-disc)" }));
   const qpos = { I: [W - 58, 70], II: [W - 58, H - 30], III: [58, H - 30], IV: [58, 70] };
   for (const q of B.quadrants) {
     const [x, y] = qpos[q] || [cx, cy];
@@ -640,11 +730,56 @@ function boardSvg(env) {
   const layerTop = s("g", { class: "tol-tokens-top" }, ...layerT.querySelectorAll(".tol-token.is-target"));
   svg.append(layerB, layerT, layerTop);
   ui.boardSeen = true;
-  return h("div", { class: "tol-board-wrap" }, svg);
+  // On a narrow screen the Beefeaters an ability may take would be too small to tap: the Tower is
+  // shown zoomed to them (and to where the ability acts from), every one at least 24 px, with a
+  // button to see it whole.
+  const wrap = h("div", { class: "tol-board-wrap" });
+  const chosen = [...layerTop.querySelectorAll(".tol-token.is-target")].map((t) => {
+    const m = /translate\(([-\d.]+) ([-\d.]+)\)/.exec(t.getAttribute("transform"));
+    return m ? [Number(m[1]), Number(m[2])] : null;
+  }).filter(Boolean);
+  const crop = chosen.length ? cropTo(chosen.concat(prompt && prompt.placed && byNumber.get(prompt.placed)
+    ? [[byNumber.get(prompt.placed).x, byNumber.get(prompt.placed).y]] : []), env.width, W, H) : null;
+  if (crop) {
+    wrap.classList.add("zoomed");
+    wrap.append(h("p", { class: "tol-zoom-line" },
+      h("span", { text: ui.wholeTower ? "The whole Tower." : "Zoomed to the Beefeaters you may choose." }), " ",
+      h("button", { type: "button", class: "tol-whole", "data-fk": "whole", "aria-pressed": String(ui.wholeTower),
+        onclick: () => { ui.wholeTower = !ui.wholeTower; rerender(); },
+        text: ui.wholeTower ? "Zoom to the choices" : "Show the whole Tower" })));
+    if (!ui.wholeTower) svg.setAttribute("viewBox", crop.join(" "));
+  }
+  wrap.append(svg);
+  return wrap;
+}
+
+/** The part of the Tower ([x, y, w, h]) that shows the given points with every Beefeater at
+ *  least 24 px across when drawn `width` pixels wide, or null when the whole Tower does. */
+function cropTo(points, width, W, H) {
+  const hit = 54; // a Beefeater's hit area (its focus ring), in the board's units
+  const most = (width * hit) / 27; // the widest view that keeps it 27 px
+  if (most >= W) return null;
+  const xs = points.map((p) => p[0]); const ys = points.map((p) => p[1]);
+  const pad = 70;
+  let x0 = Math.min(...xs) - pad; let x1 = Math.max(...xs) + pad;
+  let y0 = Math.min(...ys) - pad; let y1 = Math.max(...ys) + pad;
+  let size = Math.max(x1 - x0, y1 - y0, 380);
+  let mx = (x0 + x1) / 2; let my = (y0 + y1) / 2;
+  if (size > most) { // they do not all fit: the first ones do
+    size = most;
+    mx = Math.min(Math.max(points[0][0], size / 2), W - size / 2);
+    my = Math.min(Math.max(points[0][1], size / 2), H - size / 2);
+  }
+  x0 = Math.min(Math.max(mx - size / 2, 0), W - size);
+  y0 = Math.min(Math.max(my - size / 2, 0), H - size);
+  return [x0, y0, size, size].map((v) => Math.round(v));
 }
 
 function defs() {
   const d = s("defs");
+  // Switch's quadrant: hatched (the rings keep their colour, so that the buildings on them stay clear)
+  d.append(s("pattern", { id: "tol-hatch", width: 16, height: 16, patternUnits: "userSpaceOnUse", patternTransform: "rotate(45)" },
+    s("rect", { x: 0, y: 0, width: 3, height: 16, fill: "rgba(122, 31, 43, .35)" })));
   SEATS.forEach((c, i) => {
     const ink = c.ink === "#ffffff" ? "rgba(255,255,255,.55)" : "rgba(42,31,23,.45)";
     let p = null;
@@ -774,9 +909,9 @@ function tokens(env, b, tokenTargets, mark, { cx, cy }) {
     });
     t.append(s("title", {}, desc));
     if (handler || mark.has(key)) t.append(s("rect", { x: -T / 2 - 8, y: -T / 2 - 8, width: T + 16, height: T + 16, rx: 9, class: "tol-token-halo" }));
-    if (it.promoted) t.append(s("rect", { x: -T / 2 + 5, y: -T / 2 - 5, width: T, height: T, rx: 5, fill: c.fill, stroke: "#2a1f17", "stroke-width": 2 }));
+    if (it.promoted) t.append(s("rect", { x: -T / 2 + 5, y: -T / 2 - 5, width: T, height: T, rx: 5, fill: c.fill, stroke: "#2a1f17", "stroke-width": 4.5 }));
     const ox = it.promoted ? -3 : 0; const oy = it.promoted ? 3 : 0;
-    t.append(s("rect", { x: -T / 2 + ox, y: -T / 2 + oy, width: T, height: T, rx: 5, fill: c.fill, stroke: "#2a1f17", "stroke-width": 2, class: "tol-token-body" }));
+    t.append(s("rect", { x: -T / 2 + ox, y: -T / 2 + oy, width: T, height: T, rx: 5, fill: c.fill, stroke: "#2a1f17", "stroke-width": 4.5, class: "tol-token-body" }));
     if (c.pattern !== "plain") t.append(s("rect", { x: -T / 2 + ox, y: -T / 2 + oy, width: T, height: T, rx: 5, fill: `url(#tol-pat-${it.seat % SEATS.length})` }));
     t.append(s("text", { x: ox, y: oy + 7, "text-anchor": "middle", class: "tol-token-label", fill: c.ink, stroke: c.ink === "#ffffff" ? "#2a1f17" : "#fffaf0" }, env.labels[it.seat]));
     if (it.promoted) {
