@@ -426,7 +426,7 @@ function setup(root) {
   // the card zoom, fetched the first time a card is hovered, pressed or focused (zoom.js)
   const zoomable = ".lc, .buried, .bt[data-borough], .bt.under";
   const wake = (e) => {
-    if (S.zoom || !e.target.closest(zoomable)) return;
+    if (S.zoom || !e.target.closest(zoomable) || (e.type === "pointerover" && e.pointerType === "touch")) return;
     S.zoom = import("/static/games/london/zoom.js").then((m) => m.attach(root, zoomable, e, { card, borough, esc, view: () => S.ctx && S.ctx.view, lifted: () => S.lifted || 0 }));
   };
   for (const type of ["pointerover", "pointerdown", "focusin"]) root.addEventListener(type, wake);
