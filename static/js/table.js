@@ -295,10 +295,7 @@ function extras() {
 
 // -- the frame (docs/DESIGN.md, "The table's frame") ----------------------------------------
 
-// The action bar is the board's first child, so that the buttons it lifts out of the game's
-// decision panel ([data-prompt]) stay in the renderer's root, its handlers and styles. Lifted:
-// buttons but cards, reference lists and paragraph labels; status and alert lines; a group of
-// such buttons whole; their ancestors up to the panel as empty shells of the same classes.
+// The bar, the board's first child, lifts the answers out of the game's [data-prompt] panels.
 const frame = { bar: $("action-bar"), barDo: $("bar-do"), undo: $("undo"), prompt: $("prompt") };
 const lifted = new Map(); // shell -> the panel it was lifted from
 const answers = (n) => n.matches("button") && !n.closest("details, [data-card], [aria-pressed]") && n.textContent.trim().length <= 60;
@@ -306,7 +303,7 @@ const keyOf = (n) => n.getAttribute("data-move") || n.getAttribute("data-k") || 
   || n.getAttribute("data-act") || n.getAttribute("data-area-button") || n.textContent.trim();
 
 function shell(node, board, panel, made) {
-  if (!panel.contains(node)) return made.get(board); // the game's root and frames: no shell
+  if (!panel.contains(node)) return made.get(board);
   if (!made.has(node)) {
     const copy = el("div", { class: `${node.getAttribute("class") || ""} bar-shell`, "data-prompt": node === panel });
     shell(node.parentElement, board, panel, made).append(copy);
@@ -322,7 +319,7 @@ function liftPrompt() {
   const focused = document.activeElement;
   const focusKey = bar.contains(focused) ? keyOf(focused) : null;
   const panels = [...board.querySelectorAll("[data-prompt]")].filter((p) => !bar.contains(p));
-  // a panel drawn anew has lost the mark left in it: its old lifted shells go
+  // a panel drawn anew lost its mark
   const fresh = panels.filter((p) => !p.querySelector(":scope > .bar-lifted"));
   for (const [top, from] of lifted) if (fresh.includes(from) || !panels.includes(from)) { top.remove(); lifted.delete(top); }
   for (const panel of fresh) {
@@ -340,7 +337,6 @@ function liftPrompt() {
     lifted.set(made.get(board), panel);
   }
   barDo.classList.toggle("empty", !barDo.querySelector("button"));
-  // the focus stays on the same control, or goes to the bar's first answer
   if (focusKey !== null && !bar.contains(document.activeElement)) {
     const same = [...barDo.querySelectorAll("button:not(:disabled)")].find((b) => keyOf(b) === focusKey)
       || barDo.querySelector("button:not(:disabled)") || frame.undo;
@@ -364,9 +360,8 @@ function watchBoard() {
     });
   });
   observer.observe(board, { childList: true, subtree: true });
-  // a phone keeps room below the page for the bar fixed at the bottom (--bar-h)
   new ResizeObserver(() => document.documentElement.style.setProperty("--bar-h", `${Math.ceil(bar.offsetHeight)}px`)).observe(bar);
-  // the players above the board in one column (a strip that scrolls on a phone), else beside it
+  // the players above the board in one column, else beside it
   const one = matchMedia("(max-width: 900px)");
   const phone = matchMedia("(max-width: 699.98px)");
   const place = () => {
@@ -608,7 +603,7 @@ async function openHelp(panel) {
     panel.innerHTML = await r.text();
   } catch {
     panel.dataset.help = url;
-    panel.firstElementChild.textContent = "Not connected — open the tab again to load it.";
+    panel.firstElementChild.textContent = "Not connected — open the tab again.";
   }
 }
 
