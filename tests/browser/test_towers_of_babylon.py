@@ -96,7 +96,7 @@ def first_screen(page: Page) -> dict[str, bool]:
     return page.evaluate("""() => {
       const on = (s) => { const e = document.querySelector(s); if (!e) return false;
         const r = e.getBoundingClientRect(); return r.height > 0 && r.top + window.scrollY < window.innerHeight - 30; };
-      return { now: on('#board .tob-now'), opp: on('#board .mat.opp'), mine: on('#board .mat.me'),
+      return { now: on('#board .tob-sec-now > .tob-now'), opp: on('#board .mat.opp'), mine: on('#board .mat.me'),
                hand: on('#board .tob-hand .tc') };
     }""")
 
@@ -628,6 +628,8 @@ def test_a_card_with_several_ways_to_pay_shows_them_the_cheapest_preselected_and
         b.locator(f'.tob-hand [data-k="h-{iid}"]').click()
         row = b.locator(".tob-sel .tob-pays")
         expect(row).to_be_visible()
+        page.wait_for_timeout(300)  # (the page scrolls the card's first target into view, once)
+        page.mouse.move(0, 0)  # (the pointer leaves the card: its zoom closes)
         buttons = row.locator(".tob-pay")
         expect(buttons).to_have_count(len(ways))
         assert [x.split(",") for x in buttons.evaluate_all("bs => bs.map((b) => b.dataset.pay)")] == ways
@@ -636,11 +638,11 @@ def test_a_card_with_several_ways_to_pay_shows_them_the_cheapest_preselected_and
         for box in buttons.evaluate_all("bs => bs.map((b) => b.getBoundingClientRect().toJSON())"):
             assert box["width"] >= 24 and box["height"] >= 24, box  # touch targets
         carries(b, next(m for m in paid if m["card"] == iid and m["pay"] == ways[0]))
-        # where the ways and the hand sit on the page (the hand is below the decision: it moves if
-        # anything above it does); on the page, not on the screen, which a click may scroll
-        boxes = ("() => ['#board .tob-pays', '#board .tob-hand'].map((s) => {"
+        # where the ways and the hand's cards sit in the window (the hand, the ways above its cards,
+        # is held at the bottom of the window while the game runs), and the page's scroll
+        boxes = ("() => ['#board .tob-pays', '#board .tob-hand .hand-row'].map((s) => {"
                  " const r = document.querySelector(s).getBoundingClientRect();"
-                 " return [r.left + scrollX, r.top + scrollY, r.width, r.height]; })")
+                 " return [r.left, r.top, r.width, r.height]; }).concat([[scrollX, scrollY]])")
         before = page.evaluate(boxes)
         shot_path = tmp_path / f"pay-choice-{size}.png"
         page.screenshot(path=str(shot_path), scale="css")

@@ -1,14 +1,9 @@
-// Towers of Babylon's table: both players' play mats (Deck, Sacrifice Pile, Available and
-// Exhausted Power Sources, Transformed Power, Ramparts, Tower, Battlefield, Discard Pile, the
-// level track to 50 and the turn counter to 15), this seat's hand, and the decision of the
-// moment. Drawn as HTML from the view; every clickable thing carries exactly one listed move
-// (data-move) or selects a card whose listed moves then show (nothing else is ever sent).
-//
-// A minion lies on the mat as on a table: upright when ready, sideways when immobile, upside
-// down when exhausted. Only its card outline turns; its name, numbers and state stay upright
-// and in words, so nothing is told by rotation (or colour) alone.
+// Towers of Babylon's table: both play mats, this seat's hand and the decision of the moment,
+// drawn as HTML from the view. Every clickable thing carries exactly one listed move (data-move)
+// or selects a card whose listed moves then show. A minion's card outline turns (upright, sideways,
+// upside down); its name, numbers and state stay upright and in words.
 
-import { attachZoom, esc, focusedKey, keepInView, makeSections, markFresh, moveKey, Moves, patchSection, plural, restoreFocus } from "/static/js/kit.js";
+import { attachZoom, esc, focusedKey, makeSections, markFresh, moveKey, Moves, patchSection, plural, restoreFocus } from "/static/js/kit.js";
 
 // the table page draws no prompt line or result box of its own above this board
 export const ownPrompt = true;
@@ -16,7 +11,7 @@ export const ownResult = true;
 
 const S = {
   root: null, ctx: null, moves: null, sections: {}, sel: null, mull: [], queue: [], paste: null,
-  why: null, whySeq: -1, lastStep: null, sent: null, pay: null,
+  why: null, whySeq: -1, sent: null, pay: null, fold: false, aimed: null, aimedStep: null, help: null, deck: null, hovered: null,
 };
 
 const ZONES = [["ramparts", "Ramparts", "Defenders"], ["tower", "Tower", "Builders"], ["battlefield", "Battlefield", "Raiders"]];
@@ -41,7 +36,7 @@ const SPRITE = `<svg class="tob-sprite" aria-hidden="true" focusable="false" wid
 
 const glyph = (f, cls = "g") => `<svg class="${cls} f-${f}" aria-hidden="true" focusable="false"><use href="#tob-${f}"/></svg>`;
 
-// -- small helpers ------------------------------------------------------------------------------
+// -- small helpers
 
 const V = () => S.ctx.view;
 const card = (id) => V().cards[id];
@@ -96,7 +91,20 @@ const PAYING = ", paying ";
 const act = (k, move) => ` data-k="${esc(k)}" data-move="${esc(moveKey(move))}"`;
 const choiceLabel = (move) => { const c = S.moves.choice(move); return fill(c ? c.label : move.type); };
 
-// -- what may be clicked now ----------------------------------------------------------------------
+// parts fetched on first need (help.js: why not, the first turns' hint, the zoom; deck.js: the
+// deck choice), given these helpers; the board is drawn again when one comes
+const T = { S, V, card, faction, esc, plural, glyph, act, buttons, minionOf, keywordsOf, costWords, nameOf, mySeat, handCard,
+  draw: () => draw(), WINDOW, STATUS, TURNED, ZONE_NAME };
+const loaded = {};
+function fetchPart(name) {
+  if (!loaded[name]) {
+    loaded[name] = import(`./${name}.js`).then(async (m) => { if (m.styled) await m.styled; S[name] = m; if (S.ctx) draw(); return m; });
+    loaded[name].catch(() => { loaded[name] = null; });
+  }
+  return loaded[name];
+}
+
+// -- what may be clicked now
 
 /** Which hand cards, minions, towers and zones carry a move (or select something) right now. */
 function plan(v) {
@@ -132,18 +140,21 @@ function plan(v) {
   return P;
 }
 
-// -- cards in hand ------------------------------------------------------------------------------
+// -- cards in hand
 
+// a card in hand is a button: playable, it selects (or toggles); else a tap says why not
 function handCard(ref, P, opts = {}) {
   const c = card(ref.card);
   const how = P ? P.hand.get(ref.iid) : null;
   const selected = (S.sel && S.sel.t === "h" && S.sel.iid === ref.iid) || (how === "toggle" && S.mull.includes(ref.iid));
-  const tag = how ? "button" : "div";
-  const attrs = how ? ` type="button" data-k="h-${ref.iid}" data-act="${how}"${selected ? ' aria-pressed="true"' : how === "toggle" ? ' aria-pressed="false"' : ""}` : "";
+  const live = !opts.zoom && !S.ctx.replay;
+  const attrs = live ? ` type="button" data-k="h-${ref.iid}" data-act="${how || "why"}"` +
+    (how ? (selected ? ' aria-pressed="true"' : how === "toggle" ? ' aria-pressed="false"' : "") : ' aria-disabled="true"') : "";
+  const tag = live ? "button" : "div";
   const f = c.faction;
   const spec = c.kind === "witchery" ? `<span class="tc-tp">transformed</span>` : glyph(f).repeat(c.specific);
   const stats = c.kind === "minion"
-    ? `<span class="tc-stats"><i class="st con" title="construction">⚒${c.construction}</i><i class="st mig">⚔${c.might}</i><i class="st hp">♥${c.health}</i></span>` : "";
+    ? `<span class="tc-stats"><i>⚒${c.construction}</i><i>⚔${c.might}</i><i>♥${c.health}</i></span>` : "";
   const sub = c.kind === "minion" ? c.type : c.kind === "witchery" ? WINDOW[c.window] : "";
   const note = selected ? `<span class="tc-note" aria-hidden="true">✓ ${how === "toggle" ? "to put back" : "selected"}</span>` : "";
   return `<${tag} class="tc f-${f} k-${c.kind}${how ? " can" : ""}${selected ? " sel" : ""}${opts.cls ? " " + opts.cls : ""}" data-card="${ref.iid}" data-key="${esc(ref.card)}"${attrs}>` +
@@ -152,48 +163,11 @@ function handCard(ref, P, opts = {}) {
     `<span class="tc-name">${esc(c.name)}</span>` +
     `<span class="tc-kind">${KIND[c.kind]}${sub ? ` · ${esc(sub)}` : ""}</span>${stats}` +
     `<span class="tc-text">${esc((c.text || "").replace(/^Witchery — [^:]*: /, ""))}</span>` +
-    `<span class="tc-rar r-${c.rarity}"><span class="shape">${SHAPE[c.rarity]}</span> ${esc(rarity(c.rarity).name)}</span></span>${note}` +
+    `<span class="tc-rar r-${c.rarity}"><span class="shape">${SHAPE[c.rarity]}</span> ${esc(rarity(c.rarity).name)}</span>${note}</span>` +
     `<span class="sr">${esc(cardWords(c))}${selected ? ". Selected" : ""}</span></${tag}>`;
 }
 
-/** The full card, for the zoom: every word, and each keyword's meaning. */
-function zoom(node) {
-  const v = S.ctx && S.ctx.view;
-  if (!v) return null;
-  const box = document.createElement("div");
-  box.className = "tob-zoom";
-  if (node.dataset.pile) {
-    const [seat, pile] = node.dataset.pile.split(":");
-    const list = v.players[+seat][pile] || [];
-    const title = { sacrifice: "Sacrifice Pile", discard: "Discard Pile", invocations: "Invocations waiting", known_hand: "Cards known in hand" }[pile];
-    box.innerHTML = `<p class="z-name">${esc(title)} — ${esc(nameOf(+seat))}</p>` +
-      (list.length ? `<ol>${list.slice().reverse().map((r) => `<li>${esc(card(r.card).name)}</li>`).join("")}</ol>` : "<p>Empty.</p>");
-    return box;
-  }
-  const key = node.dataset.key;
-  const c = key && v.cards[key];
-  if (!c) return null;
-  const mn = node.dataset.mn ? minionOf(+node.dataset.mn) : null;
-  const f = faction(c.faction);
-  let html = `<p class="z-name">${esc(c.name)}</p><p class="z-band f-${c.faction}">${glyph(c.faction)} ${esc(f.name)} · ${KIND[c.kind]}${c.type ? ` · ${esc(c.type)}` : ""}` +
-    ` · <span class="r-${c.rarity}">${SHAPE[c.rarity]} ${esc(rarity(c.rarity).name)}</span></p><ul>` +
-    `<li>Costs ${esc(costWords(c))}${c.window ? `; played ${WINDOW[c.window]}` : ""}</li>`;
-  if (c.kind === "minion") html += `<li>Construction ${c.construction} · might ${c.might} · health ${c.health}</li>`;
-  if (c.text) html += `<li>${esc(c.text)}</li>`;
-  html += `</ul>`;
-  if (mn) {
-    const m = mn.m;
-    html += `<p class="z-now">Now: ${STATUS[m.status]} (${TURNED[m.status]}) on the ${ZONE_NAME[m.zone]}; might ${m.might}, health ${m.health}, ` +
-      `construction ${m.construction}${m.damage ? `; ${plural(m.damage, "damage marker")}` : ""}${m.sentenced ? "; Sentenced" : ""}.</p>`;
-  }
-  const kws = keywordsOf(c);
-  if (mn && mn.m.sentenced && !kws.some((k) => k.id === "sentence")) kws.push((v.keywords || []).find((k) => k.id === "sentence"));
-  if (kws.length) html += `<dl class="z-kw">${kws.filter(Boolean).map((k) => `<dt>${esc(k.name)}</dt><dd>${esc(k.meaning)}</dd>`).join("")}</dl>`;
-  box.innerHTML = html;
-  return box;
-}
-
-// -- the mats -----------------------------------------------------------------------------------
+// -- the mats
 
 function minionTile(m, owner, P, v) {
   const c = card(m.card);
@@ -215,6 +189,8 @@ function minionTile(m, owner, P, v) {
     hint = "choose what it does";
   }
   const tag = attrs ? "button" : "div";
+  // (reached by the keyboard, for the zoom)
+  if (!attrs && !S.ctx.replay) attrs = ' tabindex="0"';
   const hp = m.damage ? `${m.health - m.damage}/${m.health}` : `${m.health}`;
   const sr = `${c.name}, ${whose(owner)} ${ZONE_NAME[m.zone]}: ${STATUS[m.status]} (${TURNED[m.status]}); construction ${m.construction}, might ${m.might}, ` +
     `health ${m.health}${m.damage ? `, ${plural(m.damage, "damage marker")}` : ""}${m.sentenced ? ", Sentenced" : ""}` +
@@ -289,7 +265,7 @@ function mat(v, pl, P) {
     `<div class="zones">${zones}</div></section>`;
 }
 
-// -- the decision ---------------------------------------------------------------------------------
+// -- the decision
 
 function statusLine(v) {
   const me = mySeat();
@@ -311,8 +287,7 @@ function attackLine(v) {
   return `<p class="tob-attack" role="status"><span aria-hidden="true">⚔</span> ${esc(who)} <b>${esc(card(att.m.card).name)}</b> (might ${att.m.might}) attacks <b>${esc(what)}</b>${esc(blk)}.</p>`;
 }
 
-// beside the ways to pay (quiet), a play shows the same words whichever way is chosen (nothing
-// moves); its name, what a screen reader says, still ends with the way
+// beside the ways to pay (quiet), a play's words stay (nothing moves); its name ends with the way
 function buttons(list, cls = "", quiet = false) {
   return list.map((m) => {
     const label = choiceLabel(m);
@@ -335,33 +310,6 @@ function payRow(P) {
   return `<div class="tob-pays" role="group" aria-labelledby="tob-pays-h"><span id="tob-pays-h">Pay with</span>${ways}</div>`;
 }
 
-function deckPanel(v) {
-  const me = mySeat();
-  const dc = v.deck_choice || { chosen: [], ready: [] };
-  const other = 1 - me;
-  const them = `${esc(nameOf(other))} ${dc.ready.includes(other) ? "has chosen a deck" : "is choosing a deck"} (you will see it when both are chosen).`;
-  if (!v.prompt) return `<p class="tob-say">Your deck is chosen. ${them}</p>`;
-  const decks = (v.decks || []).map((d) => {
-    const m = S.moves.find({ type: "deck", deck: d.id });
-    if (!m) return "";
-    return `<button type="button" class="tob-deck"${act(`d-${d.id}`, m)}><span class="dk-name">${d.factions.map((f) => glyph(f)).join("")} ${esc(d.name)}</span>` +
-      `<span class="dk-f">${esc(d.factions.map((f) => faction(f).name).join(" and "))} · 60 cards</span><span class="dk-d">${esc(d.description)}</span></button>`;
-  }).join("");
-  const draft = (v.prompt.draft) || { cards: {}, count: 0 };
-  const list = Object.entries(draft.cards).map(([id, n]) => `${n} × ${card(id).name}`).join(", ");
-  const clear = S.moves.find({ type: "clear" });
-  const ready = S.moves.find({ type: "ready" });
-  const made = `<div class="tob-decks">${decks}</div>`;
-  // a list under way comes first, its count and "ready" in sight; the ready-made decks below it
-  return `<p class="tob-say yours"><span class="tob-you">Your move:</span> choose your deck. ${them}</p>${draft.count ? "" : made}` +
-    `<details class="tob-paste"${S.pasteOpen || S.paste || draft.count ? " open" : ""}><summary>${draft.count ? "Your own deck" : "…or put a deck together"}: paste a list</summary>` +
-    `<p class="hint">One card a line, copies first: <code>3x Fireball</code>. Exactly 60 cards; at most 4 copies of a common card, 3 of an uncommon, 2 of a rare, 1 of a super rare; at most two factions.</p>` +
-    `<label class="sr" for="tob-list">Deck list</label><textarea id="tob-list" rows="4" data-k="paste-text"></textarea>` +
-    `<div class="tob-row">${ready ? buttons([ready], "primary") : ""}<button type="button" class="tob-btn" data-act="paste" data-k="paste">Add these cards</button>${clear ? buttons([clear]) : ""}</div>` +
-    `<p class="tob-draft">Your list: <b>${draft.count}</b>/60 cards${list ? ` — ${esc(list)}` : ""}</p>` +
-    (S.paste ? `<p class="tob-refused" role="alert">${esc(S.paste)}</p>` : "") + `</details>${draft.count ? `<p class="hint">…or a ready-made deck:</p>${made}` : ""}`;
-}
-
 function nowSection(v, P) {
   const ctx = S.ctx;
   const p = v.prompt;
@@ -370,13 +318,13 @@ function nowSection(v, P) {
   if (v.result) {
     parts.push(`<p class="tob-say">The final Towers: ${v.players.map((q) => `${esc(nameOf(q.seat))} ${q.tower}`).join(" · ")} levels.</p>`);
   } else if (v.phase === "deck" && me !== null) {
-    parts.push(deckPanel(v));
+    parts.push(S.deck ? S.deck.panel(v, T) : (fetchPart("deck"), `<p class="tob-say">Your move: choose your deck (the decks are coming…)</p>`));
   } else if (!p) {
     const who = (ctx.awaiting || []).map(nameOf).join(" and ") || "the other player";
     let doing = PHASE[v.phase] || v.phase;
     if (v.phase === "defend" && v.attack) doing = "deciding whether to block the attack, play a witchery or let it through";
     parts.push(attackLine(v));
-    parts.push(`<p class="tob-say">${me === null ? "You are watching. " : ""}Waiting for ${esc(who)} — ${esc(doing)}.</p>`);
+    parts.push(`<p class="tob-say">${ctx.replay ? `${esc(who)}: ${esc(doing)}.` : `${me === null ? "You are watching. " : ""}Waiting for ${esc(who)} — ${esc(doing)}.`}</p>`);
   } else {
     parts.push(attackLine(v));
     let text = fill(p.text);
@@ -396,7 +344,6 @@ function nowSection(v, P) {
   }
   if (ctx.pending) parts.push(`<p class="tob-sending" role="status"><span class="dot" aria-hidden="true"></span> Sending your move…</p>`);
   else if (ctx.error && ctx.error.seq === ctx.seq) parts.push(`<p class="tob-refused" role="alert"><b>Refused:</b> ${esc(ctx.error.message)}</p>`);
-  if (S.why && S.whySeq === ctx.seq) parts.push(`<p class="tob-why" role="status"><b>Not now:</b> ${esc(S.why)}</p>`);
   if (p && p.kind !== "deck" && S.moves.size) {
     const w = [...S.moves.byKey.values()].find((m) => m.type === "windows");
     const mine = v.players[me];
@@ -404,6 +351,18 @@ function nowSection(v, P) {
       (w ? `<details class="tob-win"><summary>Reaction windows: ${mine.windows === "always" ? "asked at every enemy attack" : "asked only when I can react"}</summary>${buttons([w], "quiet")}</details>` : "") + `</div>`);
   }
   return `<div class="tob-now${p ? " mine" : ""}" data-prompt>${parts.join("")}</div>`;
+}
+
+// the first turns, when nothing in the hand can be paid for: what to do instead
+function firstTurns(v) {
+  const pl = v.players[mySeat()];
+  const kind = v.prompt.kind;
+  const none = !pl.available.length && !pl.exhausted.length;
+  const which = kind === "start" && none ? "start"
+    : kind === "main" && pl.turns <= 3 && ![...S.moves.byKey.values()].some((m) => m.type !== "end" && m.type !== "windows") ? "main" : null;
+  if (!which) return "";
+  if (!S.help) { fetchPart("help"); return ""; }
+  return `<b>First turns:</b> ${esc(S.help.hint(which, none))} <a href="#tab-symbols" data-act="words">What these words mean</a>`;
 }
 
 function controls(v, P) {
@@ -415,15 +374,6 @@ function controls(v, P) {
     out.push(`<div class="tob-row">${m ? buttons([m], "primary") : ""}${S.mull.length ? `<button type="button" class="tob-btn" data-act="unmull" data-k="unmull">Start again</button>` : ""}</div>`);
     return out.join("");
   }
-  if (S.sel) {
-    const name = S.sel.t === "h" ? card(cardOfIid(S.sel.iid)).name : card(minionOf(S.sel.iid).m.card).name;
-    const targets = P.selMoves.some((m) => (m.type === "play" && m.target >= 0) || m.type === "attack");
-    const movesTo = P.selMoves.some((m) => m.type === "move");
-    const hint = [targets ? "tap a highlighted target" : null, movesTo ? "tap “Move here” in a zone" : null].filter(Boolean).join(", or ");
-    const paying = P.pays.size > 1 ? " pick how to pay (“best for later” keeps the most of your hand playable), then" : "";
-    out.push(`<div class="tob-sel"><p><b>${esc(name)}</b> is selected —${paying}${hint ? ` ${hint}, or choose below` : " choose below"}.</p>${payRow(P)}` +
-      `<div class="tob-row">${buttons(P.selMoves, "", true)}<button type="button" class="tob-btn quiet" data-act="cancel" data-k="cancel">Cancel</button></div></div>`);
-  }
   const all = [...S.moves.byKey.values()];
   const simple = all.filter((m) => ["draw", "skip", "pass", "end"].includes(m.type));
   const extra = p.kind === "defend" ? all.filter((m) => m.type === "block") : p.kind === "twin" ? all : [];
@@ -431,15 +381,38 @@ function controls(v, P) {
   return out.join("");
 }
 
+// the selected card or minion: its ways to pay and choices, above the hand; targets outlined
+function selPanel(P) {
+  if (!S.sel || !S.ctx.view.prompt) return "";
+  const name = S.sel.t === "h" ? card(cardOfIid(S.sel.iid)).name : card(minionOf(S.sel.iid).m.card).name;
+  const targets = P.selMoves.some((m) => (m.type === "play" && m.target >= 0) || m.type === "attack");
+  const movesTo = P.selMoves.some((m) => m.type === "move");
+  const hint = [targets ? "tap a highlighted target" : null, movesTo ? "tap “Move here” in a zone" : null].filter(Boolean).join(", or ");
+  const paying = P.pays.size > 1 ? " pick how to pay (“best for later” keeps the most of your hand playable), then" : "";
+  return `<div class="tob-sel" data-prompt><p><b>${esc(name)}</b> is selected —${paying}${hint ? ` ${hint}, or pick one of its choices` : " pick one of its choices"}.</p>${payRow(P)}` +
+    `<div class="tob-row">${buttons(P.selMoves, "", true)}<button type="button" class="tob-btn quiet" data-act="cancel" data-k="cancel">Cancel</button></div></div>`;
+}
+
+// the hand: a strip held at the bottom of the window; a row that scrolls says so (a count, a fade,
+// arrows); its head tells why a card cannot be played, and the first turns' hint
 function handSection(v, P) {
   const me = mySeat();
   if (me === null || v.phase === "deck") return "";
   const pl = v.players[me];
   const hand = pl.hand || [];
   const kind = v.prompt ? v.prompt.kind : null;
-  const label = kind === "mulligan" ? "tap the cards to put back" : kind === "start" || kind === "offering" ? "tap a card to offer it" : hand.some((r) => P.hand.has(r.iid)) ? "highlighted cards can be played now" : "";
-  return `<section class="tob-hand" aria-label="Your hand"><h2>Your hand <small>${plural(hand.length, "card")}${label ? ` · ${label}` : ""}</small></h2>` +
-    (hand.length ? `<div class="hand-row"${hand.some((r) => P.hand.has(r.iid)) ? "" : ' tabindex="0" role="group" aria-label="Your cards"'}>${hand.map((r) => handCard(r, P)).join("")}</div>` : `<p class="empty">Your hand is empty.</p>`) + `</section>`;
+  const label = kind === "mulligan" ? "tap the cards to put back" : kind === "start" || kind === "offering" ? "tap a card to offer it"
+    : hand.some((r) => P.hand.has(r.iid)) ? "outlined in green: playable now" : "";
+  const why = S.why && S.whySeq === S.ctx.seq;
+  const tip = !why && v.prompt && firstTurns(v);
+  const fold = S.fold && !S.sel;
+  return `<section class="tob-hand${fold ? " folded" : ""}" aria-label="Your hand">${selPanel(P)}<div class="hand-head"><h2>Your hand <small>${plural(hand.length, "card")}</small></h2>` +
+    `<p class="hand-note${why ? " why" : tip ? " tob-hint" : ""}">${why ? `<b>Not now:</b> ${esc(S.why)}` : tip || esc(label)}</p>` +
+    `<span class="hand-count" hidden></span>` +
+    (hand.length ? `<button type="button" class="hand-fold" data-act="fold" data-k="fold" aria-expanded="${!fold}" aria-controls="tob-hand-row">${fold ? "Show" : "Hide"}</button>` : "") + `</div>` +
+    (hand.length ? `<div class="hand-wrap"><button type="button" class="hand-go prev" data-act="go" data-dir="-1" aria-label="Earlier cards" hidden>‹</button>` +
+      `<div class="hand-row" id="tob-hand-row">${hand.map((r) => handCard(r, P)).join("")}</div>` +
+      `<button type="button" class="hand-go next" data-act="go" data-dir="1" aria-label="More cards" hidden>›</button></div>` : `<p class="empty">Your hand is empty.</p>`) + `</section>`;
 }
 
 function finalSection(v) {
@@ -461,9 +434,12 @@ function finalSection(v) {
   return `<section class="tob-final" aria-labelledby="tob-final-h"><h2 id="tob-final-h">${esc(head)}</h2><p>${esc(why)}</p><p class="tob-score">${esc(score)}</p>${seed}</section>`;
 }
 
-// -- drawing --------------------------------------------------------------------------------------
+// -- drawing
 
-const ORDER = ["final", "now", "opp", "mine", "hand"];
+// the mats first, under the action bar; the decision's own panel (its details, the list of every
+// choice) just above the hand
+const ORDER = ["final", "opp", "mine", "now", "hand"];
+const motion = () => (matchMedia("(prefers-reduced-motion: reduce)").matches ? "auto" : "smooth");
 
 function setup(root) {
   S.root = root;
@@ -471,14 +447,95 @@ function setup(root) {
   root.replaceChildren();
   root.insertAdjacentHTML("afterbegin", SPRITE);
   S.sections = makeSections(root, "tob", ORDER);
+  // why a card cannot be played, said aloud (a region kept across redraws)
+  S.said = root.appendChild(Object.assign(document.createElement("p"), { className: "sr" }));
+  S.said.setAttribute("role", "status");
   root.addEventListener("click", onClick);
   // the pasted-list panel stays as the player left it when the board is drawn again
   root.addEventListener("toggle", (e) => { if (e.target.matches(".tob-paste")) S.pasteOpen = e.target.open; }, true);
-  attachZoom(root, ".tc, .mn, [data-pile]", zoom);
+  // the zoom's module comes with the first pointer or focus on the board
+  for (const type of ["pointerover", "focusin", "pointerdown"]) {
+    root.addEventListener(type, (e) => {
+      S.hovered = e.target.closest(".tc, .mn, [data-pile]");
+      if (!S.help) fetchPart("help").then(() => { if (S.hovered && S.hovered.matches(":hover, :focus-visible")) S.hovered.dispatchEvent(new PointerEvent("pointerover", { bubbles: true, pointerType: "mouse" })); });
+    }, { passive: true });
+  }
+  attachZoom(root, ".tc, .mn, [data-pile]", (node) => (S.help ? S.help.zoom(node, T) : null));
+  // the zoom on keyboard focus too; a tap elsewhere closes it
+  const zoomOn = (type) => (e) => {
+    const t = e.target.closest(".tc, .mn");
+    if (t && (type === "pointerout" || t.matches(":focus-visible"))) t.dispatchEvent(new PointerEvent(type, { bubbles: true, pointerType: "mouse" }));
+  };
+  root.addEventListener("focusin", zoomOn("pointerover"));
+  root.addEventListener("focusout", zoomOn("pointerout"));
+  // (a finger lifted after a long press: the zoom stays)
+  root.addEventListener("pointerout", (e) => { if (e.pointerType === "touch") e.stopPropagation(); }, true);
+  document.addEventListener("pointerdown", (e) => {
+    const z = document.getElementById("kit-zoom");
+    if (z && !z.hidden && !z.contains(e.target)) z.hidden = true;
+  }, true);
+  // the hand row's count and arrows follow its scrolling
+  root.addEventListener("scroll", (e) => { if (e.target.classList && e.target.classList.contains("hand-row")) handSign(); }, true);
+  addEventListener("resize", handSign);
 }
 
 function patch(name, html) {
   patchSection(S.sections[name], html);
+}
+
+/** The hand row's count and arrows. */
+function handSign() {
+  const row = S.root && S.root.querySelector(".hand-row");
+  if (!row) return;
+  const wrap = row.parentElement;
+  const cards = [...row.children];
+  const more = row.scrollWidth > row.clientWidth + 1;
+  const ends = [row.scrollLeft > 1, row.scrollLeft + row.clientWidth < row.scrollWidth - 1];
+  ["prev", "next"].forEach((k, i) => {
+    const b = wrap.querySelector(`.${k}`);
+    const on = more && ends[i];
+    wrap.classList.toggle(`more-${k}`, on);
+    if (!on && b === document.activeElement) (wrap.querySelector(`.${["next", "prev"][i]}:not([hidden])`) || cards[i ? cards.length - 1 : 0]).focus();
+    b.hidden = !on;
+  });
+  let text = "";
+  if (more) {
+    const box = row.getBoundingClientRect();
+    const seen = cards.map((c, i) => [c.getBoundingClientRect(), i]).filter(([r]) => r.left >= box.left - 2 && r.right <= box.right + 2).map(([, i]) => i + 1);
+    const [a, b] = [seen[0], seen[seen.length - 1]];
+    text = !a ? `${cards.length} cards` : a === b ? `Card ${a} of ${cards.length}` : `Cards ${a}–${b} of ${cards.length}`;
+  }
+  const count = S.root.querySelector(".hand-count");
+  count.hidden = !more;
+  if (count.textContent !== text) count.textContent = text;
+}
+
+/** Scrolls `el` whole into the window, clear of the action bar and the hand. */
+function reveal(el) {
+  const r = el.getBoundingClientRect();
+  const bar = document.getElementById("action-bar");
+  const b = bar && bar.getBoundingClientRect();
+  const low = b && b.height && getComputedStyle(bar).position === "fixed" && b.top > innerHeight / 2; // a phone's, at the bottom
+  const hand = S.sections.hand.el;
+  const pinned = getComputedStyle(hand).position === "sticky" ? hand.getBoundingClientRect().height : 0;
+  const top = (b && !low ? b.height : 0) + 8;
+  const bottom = innerHeight - (low ? b.height : 0) - pinned - 8;
+  const dy = r.top < top ? r.top - top : r.bottom > bottom ? Math.min(r.bottom - bottom, r.top - top) : 0;
+  if (dy) scrollBy({ top: dy, behavior: motion() });
+}
+
+// once per new prompt (or selection): its first target on the board into view; the first
+// playable card into the hand row's view
+function aim(fresh) {
+  const row = S.root.querySelector(".hand-row");
+  const c = row && row.querySelector(".tc.can");
+  if (fresh && c) {
+    const a = row.getBoundingClientRect();
+    const r = c.getBoundingClientRect();
+    if (r.left < a.left || r.right > a.right) row.scrollLeft += r.left - a.left - 8;
+  }
+  const t = S.root.querySelector(".mat .mn.target, .mat .trk.tower.target");
+  if (t) reveal(t);
 }
 
 function draw() {
@@ -490,6 +547,12 @@ function draw() {
   const P = plan(v);
   const text = root.querySelector("#tob-list");
   const typed = text ? text.value : "";
+  const row0 = root.querySelector(".hand-row");
+  const sx = row0 ? row0.scrollLeft : 0;
+  const step = v.prompt && !ctx.pending && !ctx.replay ? ctx.seq : null;
+  const fresh = step !== null && step !== S.aimedStep;
+  const aimKey = step === null ? null : `${step}:${S.sel ? S.sel.t + S.sel.iid : ""}`;
+  if (fresh && P.hand.size) S.fold = false;
   // the player's own mat sits next to their hand; a spectator sees seat 2 above seat 1
   const top = v.players[me === null ? 1 : 1 - me];
   const bottom = v.players[me === null ? 0 : me];
@@ -500,13 +563,21 @@ function draw() {
   patch("hand", handSection(v, P));
   const t2 = root.querySelector("#tob-list");
   if (t2 && typed && !t2.value) t2.value = typed;
+  const row = root.querySelector(".hand-row");
+  if (row && row !== row0) row.scrollLeft = sx;
   root.classList.toggle("tob-mine", !!v.prompt);
   root.classList.toggle("tob-over", !!v.result);
+  root.classList.toggle("tob-replay", !!ctx.replay);
   root.classList.toggle("tob-selecting", !!S.sel);
   root.dataset.seq = String(ctx.seq);
   root.dataset.kind = v.result ? "over" : v.prompt ? v.prompt.kind : "wait";
   root.dataset.phase = v.result ? "over" : v.phase || "";
   restoreFocus(root, focused);
+  handSign();
+  // (after the frame's action bar is drawn: its height counts)
+  if (aimKey !== null && aimKey !== S.aimed) requestAnimationFrame(() => aim(fresh));
+  S.aimed = aimKey;
+  if (step !== null) S.aimedStep = step;
   return P;
 }
 
@@ -527,9 +598,6 @@ export function render(root, ctx) {
   }
   draw();
   markFresh(root, ".mat [data-mn], .tob-hand [data-card]", (n) => `${n.closest("[data-seat]") ? "m" : "h"}:${n.dataset.card}:${n.className.match(/s-\w+/) || ""}`);
-  const step = v.prompt ? `${ctx.seq}` : null;
-  if (step && S.lastStep !== null && S.lastStep !== step && !ctx.pending) keepInView(S.sections.now.el);
-  S.lastStep = step;
   // a pasted deck list goes one listed "add" at a time, each once the previous is taken
   if (S.queue.length && !ctx.pending && v.prompt && v.prompt.kind === "deck") {
     const next = S.queue.shift();
@@ -549,23 +617,7 @@ export function panel(view, seat) {
   ];
 }
 
-// -- clicks ---------------------------------------------------------------------------------------
-
-function parseList(text) {
-  const byName = new Map(Object.values(V().cards).map((c) => [c.name.toLowerCase(), c.id]));
-  const moves = [];
-  const errors = [];
-  text.split(/\n/).forEach((raw, i) => {
-    const line = raw.trim();
-    if (!line || line.startsWith("#")) return;
-    const m = line.match(/^(\d+)\s*x?\s+(.+)$/i);
-    if (!m) { errors.push(`Line ${i + 1} (“${line.slice(0, 40)}”): write the number of copies, then the card's name.`); return; }
-    const id = V().cards[m[2].trim()] ? m[2].trim() : byName.get(m[2].trim().toLowerCase());
-    if (!id) { errors.push(`Line ${i + 1}: there is no card “${m[2].trim().slice(0, 40)}”.`); return; }
-    moves.push({ type: "add", card: id, copies: +m[1] });
-  });
-  return { moves, errors };
-}
+// -- clicks
 
 function onClick(e) {
   const t = e.target.closest("[data-move],[data-act]");
@@ -589,19 +641,22 @@ function onClick(e) {
     draw();
     return;
   }
+  if (a === "why") {
+    fetchPart("help").then((m) => { S.why = m.whyNot(card(t.dataset.key), T); S.whySeq = ctx.seq; S.said.textContent = `Not now: ${S.why}`; draw(); });
+    return;
+  }
+  if (a === "go") { const row = S.root.querySelector(".hand-row"); row.scrollBy({ left: +t.dataset.dir * row.clientWidth * 0.8, behavior: motion() }); return; }
+  if (a === "fold") { S.fold = !S.fold; draw(); return; }
+  if (a === "words") {
+    e.preventDefault();
+    const tab = document.getElementById("t-symbols");
+    if (tab) { tab.click(); tab.focus({ preventScroll: true }); tab.scrollIntoView({ block: "start", behavior: motion() }); }
+    return;
+  }
   if (a === "unmull") { S.mull = []; draw(); return; }
   if (a === "pay") { if (S.sel) S.pay = { iid: S.sel.iid, key: t.dataset.pay }; draw(); return; }
   if (a === "cancel") { S.sel = null; draw(); return; }
-  if (a === "paste") {
-    const box = S.root.querySelector("#tob-list");
-    const { moves, errors } = parseList(box ? box.value : "");
-    if (errors.length) { S.paste = errors.join(" "); draw(); return; }
-    if (!moves.length) { S.paste = "The list is empty."; draw(); return; }
-    S.paste = null;
-    S.queue = moves.slice(1);
-    ctx.send(moves[0]);
-    return;
-  }
+  if (a === "paste") { if (S.deck) S.deck.paste(T); return; }
   const move = S.moves.byKey.get(t.dataset.move);
   if (!move) return;
   S.sel = null;
