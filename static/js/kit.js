@@ -145,14 +145,18 @@ function showZoom(target, describe) {
   zoomBox.hidden = false;
   const r = target.getBoundingClientRect();
   const w = zoomBox.offsetWidth; const h = zoomBox.offsetHeight;
-  const vw = document.documentElement.clientWidth; const vh = window.innerHeight;
+  const vw = document.documentElement.clientWidth;
+  // never over the action bar (stuck at the top, or at a phone's bottom)
+  const b = document.getElementById("action-bar")?.getBoundingClientRect();
+  let top = 6, vh = innerHeight;
+  if (b?.height) { if (b.top > vh / 2) vh = b.top; else if (b.top < 1) top = b.bottom + 6; }
   let x = r.right + 10;
   if (x + w > vw - 6) x = r.left - w - 10;
   if (x < 6) x = Math.max(6, Math.min(vw - w - 6, r.left + r.width / 2 - w / 2));
-  let y = Math.min(Math.max(6, r.top), vh - h - 6);
-  if (x < r.right && x + w > r.left && pressed) y = r.top > h + 16 ? r.top - h - 10 : Math.min(vh - h - 6, r.bottom + 10);
+  let y = Math.min(Math.max(top, r.top), vh - h - 6);
+  if (x < r.right && x + w > r.left && pressed) y = r.top > top + h + 10 ? r.top - h - 10 : Math.min(vh - h - 6, r.bottom + 10);
   zoomBox.style.left = `${Math.round(x)}px`;
-  zoomBox.style.top = `${Math.round(Math.max(6, y))}px`;
+  zoomBox.style.top = `${Math.round(Math.max(top, y))}px`;
 }
 
 /** Shows `describe(el)` (a node: the full card) beside any `selector` under root on hover,
