@@ -208,9 +208,10 @@ MEASURE_JS = """([targetSel, marksSel]) => {
     out.target = { name: name(t), count: targets.length, problems };
   }
   // touch targets (a link inside a sentence is exempt: WCAG 2.5.8's inline exception)
-  const hits = '#board :is(a[href], button, input, select, summary, [role=button], [tabindex="0"], [data-move])';
+  // (the game's own: the frame's own controls in its action bar are the frame's tests' to measure)
+  const hits = '#board :is(a[href], button, input, select, summary, [role=button], [data-move])';
   for (const e of document.querySelectorAll(hits)) {
-    if (!shown(e) || e.closest('.sr')) continue;
+    if (!shown(e) || e.closest('.sr') || (e.closest('#action-bar') && !e.closest('.bar-shell'))) continue;
     if (e.tagName === 'A' && getComputedStyle(e).display === 'inline'
         && e.parentElement.textContent.trim().length > e.textContent.trim().length) continue;
     const r = e.getBoundingClientRect();
@@ -450,6 +451,10 @@ def tap_and_watch(page: Page, selector: str) -> dict[str, Any]:
     return {"scroll": abs(after["y"] - before["y"]), "moved": moved, "sent": now != seq}
 
 
+# a building of the hand that may be developed without a loan: its colour is paid from the hand next
+DEVELOPABLE = "#board .lon-hand .lc[data-move]:not(.action):not([data-loans])"
+
+
 def test_tapping_a_card_does_not_move_the_page(browser: Browser, server: ServerProcess,
                                                 pages: dict[str, dict[str, Any]]) -> None:
     """A tap on a hand card — one that cannot be chosen now (its reason is shown), one chosen as the
@@ -458,15 +463,16 @@ def test_tapping_a_card_does_not_move_the_page(browser: Browser, server: ServerP
     ctx = browser.new_context(**context_args("phone"))
     page = ctx.new_page()
     bad = []
-    checks = [("london waiting", "#board .lon-hand .lc", False),
-              ("london a turn", "#board .lon-hand .lc", False),
-              ("tower pick", "#board .tol-hand button.tol-card", False),
-              ("london develop from the hand", "#board .lon-hand .lc[aria-disabled]", False),
-              ("london develop from the hand", "#board .lon-hand .lc[data-move]:not(.action):not([data-loans])", True)]
-    for scene, selector, sends in checks:
+    checks = [("london waiting", "#board .lon-hand .lc", False, True),
+              ("london a turn", "#board .lon-hand .lc", False, True),
+              ("tower pick", "#board .tol-hand button.tol-card", False, True),
+              ("london develop from the hand", "#board .lon-hand .lc[aria-disabled]", False, False),
+              ("london develop from the hand", DEVELOPABLE, True, True)]
+    for scene, selector, sends, needed in checks:
         open_scene(page, server.base, pages[scene]["path"])
         if not page.locator(selector).count():
-            bad.append(f"{scene}: no {selector} to tap")
+            if needed:  # (a hand whose every card may be developed has none to refuse)
+                bad.append(f"{scene}: no {selector} to tap")
             continue
         page.evaluate("() => window.scrollTo(0, document.documentElement.scrollHeight / 3)")
         page.wait_for_timeout(100)

@@ -432,9 +432,13 @@ function setup(root) {
   for (const type of ["pointerover", "pointerdown", "focusin"]) root.addEventListener(type, wake);
   for (const type of ["pointerup", "pointercancel"]) root.addEventListener(type, (e) => { S.lifted = e.timeStamp; });
   // the room the pinned hand takes, kept free below the page's end and beside the things scrolled to
+  // (--game-pinned-h: what a phone's page has pinned above the frame's bar, for the frame to see)
   new ResizeObserver(() => {
-    const h = S.sections.hand.el.hidden ? 0 : Math.ceil(S.sections.hand.el.getBoundingClientRect().height);
+    const el = S.sections.hand.el;
+    const h = el.hidden ? 0 : Math.ceil(el.getBoundingClientRect().height);
     root.style.setProperty("--lon-hand-h", `${h}px`);
+    const fixed = getComputedStyle(el).position === "fixed";
+    document.documentElement.style.setProperty("--game-pinned-h", `${fixed ? h : 0}px`);
   }).observe(S.sections.hand.el);
   let resized = null;
   window.addEventListener("resize", () => { clearTimeout(resized); resized = setTimeout(() => fitNames(root), 150); });
@@ -506,7 +510,11 @@ export function render(root, ctx) {
     (n) => `${n.closest("[data-seat]") ? n.closest("[data-seat]").dataset.seat : "city"}:${n.dataset.card || n.dataset.borough}`);
   // a new prompt of mine: what it asks for comes into view (once the frame has drawn its bar)
   const prompt = v.prompt && !ctx.pending ? `${ctx.seq}` : null;
-  if (prompt && prompt !== S.lastPrompt) requestAnimationFrame(() => requestAnimationFrame(showTarget));
+  if (prompt && prompt !== S.lastPrompt) {
+    const zoom = document.getElementById("kit-zoom"); // what it showed belongs to the last prompt
+    if (zoom) zoom.hidden = true;
+    requestAnimationFrame(() => requestAnimationFrame(showTarget));
+  }
   if (!ctx.pending) S.lastPrompt = prompt;
 }
 

@@ -2,7 +2,8 @@
 // borough) itself drawn again, larger and whole (with the text a small card leaves out), and under
 // it why it cannot be chosen now or the loans it would take. The kit shows it on a hover and a
 // long press; here also on a card focused from the keyboard; a lifted finger leaves it open, a tap
-// elsewhere or Escape closes it.
+// elsewhere or Escape closes it; a click is a choice (no zoom), and a card that slides under a
+// mouse at rest shows nothing until the mouse moves.
 import { attachZoom } from "/static/js/kit.js";
 
 document.head.append(Object.assign(document.createElement("link"), { rel: "stylesheet", href: "/static/games/london/zoom.css" }));
@@ -11,13 +12,31 @@ export function attach(root, selector, woken, draw) {
   attachZoom(root, selector, (node) => describe(node, draw));
   root.addEventListener("focusin", (e) => {
     const t = e.target.closest(selector);
-    if (t && t.matches(":focus-visible")) t.dispatchEvent(new PointerEvent("pointerover", { bubbles: true, pointerType: "mouse" }));
+    // (after the scroll that brings it into view, which closes any zoom)
+    if (t && t.matches(":focus-visible")) {
+      setTimeout(() => {
+        if (document.activeElement === t) t.dispatchEvent(new PointerEvent("pointerover", { bubbles: true, pointerType: "mouse" }));
+      }, 150);
+    }
   });
   root.addEventListener("focusout", (e) => {
     const t = e.target.closest(selector);
     if (t) t.dispatchEvent(new PointerEvent("pointerout", { bubbles: true, pointerType: "mouse" }));
   });
   root.addEventListener("pointerout", (e) => { if (e.pointerType === "touch") e.stopPropagation(); }, true);
+  // after a click the page changes under a resting mouse: a card slid under it shows nothing
+  // until the mouse moves on
+  let still = null;
+  root.addEventListener("pointerdown", (e) => {
+    if (e.pointerType !== "mouse") return;
+    still = [e.clientX, e.clientY];
+    const t = e.target.closest(selector); // a click on a card is a choice, not a look: no zoom
+    if (t) t.dispatchEvent(new PointerEvent("pointerout", { bubbles: true, pointerType: "mouse" }));
+  }, true);
+  root.addEventListener("pointermove", (e) => {
+    if (still && Math.hypot(e.clientX - still[0], e.clientY - still[1]) > 4) still = null;
+  }, true);
+  root.addEventListener("pointerover", (e) => { if (still && e.isTrusted) e.stopPropagation(); }, true);
   let down = woken.type === "pointerdown" && draw.lifted() < woken.timeStamp;
   root.addEventListener("pointerup", () => { down = false; });
   root.addEventListener("pointercancel", () => { down = false; });

@@ -179,7 +179,12 @@ function setup(root) {
   attachZoom(root, zoomable, zoomCard);
   root.addEventListener("focusin", (e) => {
     const t = e.target.closest(zoomable);
-    if (t && t.matches(":focus-visible")) t.dispatchEvent(new PointerEvent("pointerover", { bubbles: true, pointerType: "mouse" }));
+    // (after the scroll that brings it into view, which closes any zoom)
+    if (t && t.matches(":focus-visible")) {
+      setTimeout(() => {
+        if (document.activeElement === t) t.dispatchEvent(new PointerEvent("pointerover", { bubbles: true, pointerType: "mouse" }));
+      }, 150);
+    }
   });
   root.addEventListener("focusout", (e) => {
     const t = e.target.closest(zoomable);
@@ -188,6 +193,19 @@ function setup(root) {
   // a finger lifted after a long press leaves the zoom open (the touch pointer "leaves" the card
   // then): a tap elsewhere closes it
   root.addEventListener("pointerout", (e) => { if (e.pointerType === "touch") e.stopPropagation(); }, true);
+  // a click is a choice, not a look (no zoom); a card drawn anew under a mouse at rest shows
+  // nothing until the mouse moves on
+  let still = null;
+  root.addEventListener("pointerdown", (e) => {
+    if (e.pointerType !== "mouse") return;
+    still = [e.clientX, e.clientY];
+    const t = e.target.closest(zoomable);
+    if (t) t.dispatchEvent(new PointerEvent("pointerout", { bubbles: true, pointerType: "mouse" }));
+  }, true);
+  root.addEventListener("pointermove", (e) => {
+    if (still && Math.hypot(e.clientX - still[0], e.clientY - still[1]) > 4) still = null;
+  }, true);
+  root.addEventListener("pointerover", (e) => { if (still && e.isTrusted) e.stopPropagation(); }, true);
   document.addEventListener("pointerdown", (e) => {
     const z = document.getElementById("kit-zoom");
     if (z && !z.hidden && !z.contains(e.target) && !e.target.closest(zoomable)) z.hidden = true;
