@@ -367,20 +367,13 @@ function watchBoard() {
   const place = () => {
     if (one.matches) board.before($("players"));
     else document.querySelector(".side").prepend($("players"));
-    // a phone: the strip scrolls, a long sentence shows 3 lines until tapped
-    for (const n of [$("seats"), frame.prompt]) {
-      n.toggleAttribute("tabindex", phone.matches);
-      if (phone.matches) n.tabIndex = 0;
-    }
+    // on a phone the strip scrolls sideways: the keyboard reaches it too
+    $("seats").toggleAttribute("tabindex", phone.matches);
+    if (phone.matches) $("seats").tabIndex = 0;
   };
   one.addEventListener("change", place);
   phone.addEventListener("change", place);
   place();
-  const whole = (e) => {
-    if (e.type === "click" || e.key === "Enter" || e.key === " ") { e.preventDefault(); frame.prompt.classList.toggle("whole"); }
-  };
-  frame.prompt.addEventListener("click", whole);
-  frame.prompt.addEventListener("keydown", whole);
 }
 
 // -- the "your turn" sound: off unless the player turns it on (remembered on this device) ---
