@@ -70,7 +70,8 @@ def first_player(game: Game) -> int:
     return int(game.table()["awaiting"][0])
 
 
-def awaited_in(game: Game, seat: int, kind: str, pred: Callable[[dict[str, Any]], bool] = lambda v: True) -> Callable[[], bool]:
+def awaited_in(game: Game, seat: int, kind: str,
+               pred: Callable[[dict[str, Any]], bool] = lambda v: True) -> Callable[[], bool]:
     def at() -> bool:
         if seat not in game.table()["awaiting"]:
             return False
@@ -114,7 +115,8 @@ def build_scenes(server: ServerProcess) -> dict[str, dict[str, Any]]:
     aimed = awaited_in(game, 0, "main", lambda v: any(m["type"] == "play" and m["target"] >= 0 for m in moves_of(v)))
     play_until(game, Plan(cards), aimed)
     card = next(m["card"] for m in moves_of(game.view(0)) if m["type"] == "play" and m["target"] >= 0)
-    out["a card that strikes an enemy minion, tapped"] = {"path": f"/seat/{game.token[0]}", "asks": "board", "game": game,
+    out["a card that strikes an enemy minion, tapped"] = {"path": f"/seat/{game.token[0]}", "asks": "board",
+                                                          "game": game,
                                                           "seat": 0, "tap": f'#board .tob-hand [data-k="h-{card}"]'}
     out["a spectator"] = {"path": f"/watch/{game.code}", "asks": None, "game": game, "seat": None}
 
@@ -123,7 +125,8 @@ def build_scenes(server: ServerProcess) -> dict[str, dict[str, Any]]:
     plan = Plan(cards)
     blocking = awaited_in(game, 1, "defend", lambda v: any(m["type"] == "block" for m in moves_of(v)))
     play_until(game, plan, blocking)
-    out["an attack: block with a Defender"] = {"path": f"/seat/{game.token[1]}", "asks": "board", "game": game, "seat": 1}
+    out["an attack: block with a Defender"] = {"path": f"/seat/{game.token[1]}", "asks": "board", "game": game,
+                                               "seat": 1}
 
     game = api_table(server)
     choose_decks(game)
@@ -194,9 +197,11 @@ MEASURE_JS = """([targetSel, marksSel, ringsSel]) => {
     const r = t.getBoundingClientRect();
     const problems = [];
     if (r.top < -0.5 || r.left < -0.5 || r.bottom > innerHeight + 0.5 || r.right > innerWidth + 0.5) {
-      problems.push(`it lies at ${px(r.left)},${px(r.top)}–${px(r.right)},${px(r.bottom)} in a ${innerWidth}×${innerHeight} window`);
+      problems.push(`it lies at ${px(r.left)},${px(r.top)}–${px(r.right)},${px(r.bottom)} `
+        + `in a ${innerWidth}×${innerHeight} window`);
     }
-    for (const [x, y] of [[r.left + 3, r.top + 3], [r.right - 3, r.top + 3], [r.left + 3, r.bottom - 3], [r.right - 3, r.bottom - 3],
+    for (const [x, y] of [[r.left + 3, r.top + 3], [r.right - 3, r.top + 3], [r.left + 3, r.bottom - 3],
+                          [r.right - 3, r.bottom - 3],
                           [(r.left + r.right) / 2, (r.top + r.bottom) / 2]]) {
       if (x < 0 || y < 0 || x >= innerWidth || y >= innerHeight) continue;
       const hit = document.elementFromPoint(x, y);
@@ -205,7 +210,8 @@ MEASURE_JS = """([targetSel, marksSel, ringsSel]) => {
     out.target = { name: name(t), count: targets.length, problems };
   }
   // touch targets (a link inside a sentence is exempt: WCAG 2.5.8's inline exception)
-  const hits = ':is(#board, #tab-symbols) :is(a[href], button, input, select, summary, [role=button], [tabindex="0"], [data-move])';
+  const hits = ':is(#board, #tab-symbols) '
+    + ':is(a[href], button, input, select, summary, [role=button], [tabindex="0"], [data-move])';
   for (const e of document.querySelectorAll(hits)) {
     if (!shown(e) || e.closest('.sr')) continue;
     if (e.tagName === 'A' && getComputedStyle(e).display === 'inline'
@@ -247,7 +253,8 @@ MEASURE_JS = """([targetSel, marksSel, ringsSel]) => {
     }
     const clamp = cs.webkitLineClamp;
     if (clamp && clamp !== 'none' && e.scrollHeight > e.clientHeight + 1) {
-      out.clipped.push(`${name(e)} is clamped to ${clamp} lines (${e.scrollHeight} px of text in ${e.clientHeight} px)`);
+      out.clipped.push(`${name(e)} is clamped to ${clamp} lines `
+        + `(${e.scrollHeight} px of text in ${e.clientHeight} px)`);
     }
   }
   // cards whose content is cut off: more content than box, or a part reaching past its edge
@@ -267,7 +274,8 @@ MEASURE_JS = """([targetSel, marksSel, ringsSel]) => {
   if (row && shown(row)) {
     const count = board.querySelector('.tob-hand .hand-count');
     const arrows = [...board.querySelectorAll('.tob-hand .hand-go')].filter(shown);
-    out.hand = { overflows: row.scrollWidth > row.clientWidth + 1, count: count && shown(count) ? count.textContent.trim() : null,
+    out.hand = { overflows: row.scrollWidth > row.clientWidth + 1,
+                 count: count && shown(count) ? count.textContent.trim() : null,
                  arrows: arrows.map((a) => a.getAttribute('aria-label') || a.textContent.trim()),
                  cards: row.querySelectorAll('.tc').length };
   }
@@ -275,11 +283,14 @@ MEASURE_JS = """([targetSel, marksSel, ringsSel]) => {
   // mark by its fill); a ring (a box-shadow) by its colour against the background around it
   const parse = (c) => { const m = /rgba?\\(([^)]+)\\)/.exec(c || ''); if (!m) return null;
     const p = m[1].split(/[ ,\\/]+/).filter(Boolean).map(Number); return [p[0], p[1], p[2], p.length > 3 ? p[3] : 1]; };
-  const lum = ([r, g, b]) => { const f = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; };
+  const lum = ([r, g, b]) => {
+    const f = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; };
     return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b); };
   const blend = (top, under) => [0, 1, 2].map((i) => top[i] * top[3] + under[i] * (1 - top[3])).concat(1);
   const ratio = (a, b) => { const x = lum(a), y = lum(b); return (Math.max(x, y) + 0.05) / (Math.min(x, y) + 0.05); };
-  const page = () => { const c = parse(getComputedStyle(document.documentElement).backgroundColor); return c && c[3] ? c : [255, 255, 255, 1]; };
+  const page = () => {
+    const c = parse(getComputedStyle(document.documentElement).backgroundColor);
+    return c && c[3] ? c : [255, 255, 255, 1]; };
   const under = (e) => {
     const layers = [];
     for (let n = e; n && n.nodeType === 1; n = n.parentElement) {
@@ -323,7 +334,8 @@ MEASURE_JS = """([targetSel, marksSel, ringsSel]) => {
 
 
 @pytest.fixture(scope="module")
-def measures(browser: Browser, server: ServerProcess, pages: dict[str, dict[str, Any]]) -> dict[tuple[str, str, str], Any]:
+def measures(browser: Browser, server: ServerProcess,
+             pages: dict[str, dict[str, Any]]) -> dict[tuple[str, str, str], Any]:
     """(scene, size, theme): what MEASURE_JS found there, as the page opened (after the tap)."""
     out: dict[tuple[str, str, str], Any] = {}
     for size, theme in LOOKS:
@@ -419,15 +431,18 @@ def test_tapping_a_card_in_the_hand_does_not_scroll_the_page(browser: Browser, s
         page.wait_for_timeout(200)
         # the card brought into the hand row's view (the row scrolls, not the page)
         page.evaluate("""(s) => { const e = document.querySelector(s); const row = e && e.closest('.hand-row');
-          if (row) row.scrollLeft += e.getBoundingClientRect().left - row.getBoundingClientRect().left - 8; }""", selector)
+          if (row) row.scrollLeft += e.getBoundingClientRect().left - row.getBoundingClientRect().left - 8; }""",
+                      selector)
         page.wait_for_timeout(200)
         cards = page.locator(selector)
         if not cards.count():
             bad.append(f"{scene}: no {selector} to tap")
             continue
         box = page.evaluate("""(s) => { const e = [...document.querySelectorAll(s)].find((x) => {
-            const r = x.getBoundingClientRect(); return r.top >= 0 && r.bottom <= innerHeight && r.left >= 0 && r.right <= innerWidth; });
-          if (!e) return null; const r = e.getBoundingClientRect(); return { x: r.left + r.width / 2, y: r.top + r.height / 2, y0: scrollY }; }""",
+            const r = x.getBoundingClientRect();
+            return r.top >= 0 && r.bottom <= innerHeight && r.left >= 0 && r.right <= innerWidth; });
+          if (!e) return null; const r = e.getBoundingClientRect();
+          return { x: r.left + r.width / 2, y: r.top + r.height / 2, y0: scrollY }; }""",
                             selector)
         if not box:
             bad.append(f"{scene}: no {selector} on the screen to tap")
@@ -449,7 +464,8 @@ def test_the_hand_rows_arrow_scrolls_it_and_its_count_follows(browser: Browser, 
     open_scene(page, server.base, pages["a turn: play a card"])
     row = page.locator("#board .tob-hand .hand-row")
     count = page.locator("#board .tob-hand .hand-count")
-    assert page.evaluate("() => { const r = document.querySelector('#board .tob-hand .hand-row'); return r.scrollWidth > r.clientWidth; }")
+    assert page.evaluate("() => { const r = document.querySelector('#board .tob-hand .hand-row');"
+                         " return r.scrollWidth > r.clientWidth; }")
     row.evaluate("r => { r.scrollLeft = 0; }")  # (the page may have brought a playable card into view)
     expect(count).to_contain_text("Cards 1–")
     first = count.text_content()
@@ -519,7 +535,8 @@ def test_the_card_zoom_is_the_card_itself_larger_on_hover_long_press_and_focus(b
     page.wait_for_timeout(300)
     found["a tap outside closes it"] = ok if not page.evaluate(ZOOM_JS, [selector])["shown"] else {"shown": "still"}
     ctx.close()
-    bad = {k: v for k, v in found.items() if not (v.get("shown") and v.get("same") and v.get("ratio", 0) >= 1.4 and v.get("inside"))}
+    bad = {k: v for k, v in found.items()
+           if not (v.get("shown") and v.get("same") and v.get("ratio", 0) >= 1.4 and v.get("inside"))}
     assert not bad, json.dumps(found, indent=1)
 
 
@@ -529,7 +546,8 @@ GLOSSARY = ["Available", "Exhausted", "Sacrifice", "Transformed power", "Power S
             "Defenders", "Builders", "Raiders", "Specific cost", "Witchery", "Command", "Invocation"]
 
 
-def test_the_games_words_are_explained_in_the_symbols_tab_and_the_waiting_room(browser: Browser, server: ServerProcess, pages):
+def test_the_games_words_are_explained_in_the_symbols_tab_and_the_waiting_room(browser: Browser, server: ServerProcess,
+                                                                               pages):
     words = GLOSSARY + [k["name"] for k in json.loads(KEYWORDS.read_text())["keywords"]]
     page = browser.new_context(**context_args("phone")).new_page()
     open_scene(page, server.base, pages["a turn: play a card"])
@@ -575,19 +593,25 @@ REPLAY_JS = """() => {
   for (const e of nav.querySelectorAll('button, input, select')) {
     const r = e.getBoundingClientRect();
     const id = e.id || e.tagName;
-    if (r.top < 0 || r.bottom > innerHeight || r.left < 0 || r.right > innerWidth) out.off.push(`${id} at ${Math.round(r.top)}–${Math.round(r.bottom)}`);
+    if (r.top < 0 || r.bottom > innerHeight || r.left < 0 || r.right > innerWidth) {
+      out.off.push(`${id} at ${Math.round(r.top)}–${Math.round(r.bottom)}`);
+    }
     const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
-    if (hit && hit !== e && !e.contains(hit) && !(e.labels && [...e.labels].includes(hit))) out.off.push(`${id} is under ${hit.tagName}.${hit.className}`);
+    if (hit && hit !== e && !e.contains(hit) && !(e.labels && [...e.labels].includes(hit))) {
+      out.off.push(`${id} is under ${hit.tagName}.${hit.className}`);
+    }
     const need = ['r-back', 'r-next'].includes(e.id) ? 44 : 24;
-    if (r.width < need - 0.5 || r.height < need - 0.5) out.small.push(`${id} is ${Math.round(r.width)}×${Math.round(r.height)} px (${need} wanted)`);
+    if (r.width < need - 0.5 || r.height < need - 0.5) {
+      out.small.push(`${id} is ${Math.round(r.width)}×${Math.round(r.height)} px (${need} wanted)`);
+    }
   }
   return out;
 }"""
 
 
 @pytest.mark.parametrize("theme", ["light", "dark"])
-def test_a_replays_controls_stay_on_a_phones_screen_at_the_top_middle_and_bottom(browser: Browser, server: ServerProcess,
-                                                                                pages, theme: str):
+def test_a_replays_controls_stay_on_a_phones_screen_at_the_top_middle_and_bottom(
+        browser: Browser, server: ServerProcess, pages, theme: str):
     game = pages["the end"]["game"]
     page = browser.new_context(**context_args("phone", theme)).new_page()
     found = {}
