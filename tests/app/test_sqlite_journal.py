@@ -114,8 +114,13 @@ async def test_the_wal_is_checkpointed_on_the_journals_thread_and_starts_over_at
         for seq in range(1, 1801):
             await asyncio.gather(*(journal.append(MoveWrite(t, seq, 0, '{"type":"pass"}', events)) for t in tables))
             largest = max(largest, wal.stat().st_size)
-            if seq % 300 == 0:
-                await asyncio.sleep(0.05)  # the checkpoint runs on the thread meanwhile
+            if seq % 10 == 0:  # a checkpoint on the thread meanwhile is let finish: how many moves
+                # this loop, busier than a server's ever is, writes during one depends on how fast the
+                # disk syncs (a fixed pause made the test fail on a machine whose disk syncs slowly)
+                for _ in range(500):
+                    await asyncio.sleep(0.01)
+                    if not journal._checkpointing:
+                        break
     finally:
         await journal.stop()
     # 18,000 moves of ~2 KB wrote ~36 MB: without checkpoints the WAL would hold all of it, and
