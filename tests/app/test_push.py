@@ -12,24 +12,9 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from sqlalchemy import func, select
 
-from app.models import PushSubscription
 from tests.conftest import make_settings
-from tests.support.play import found, join
-from tests.support.push_service import Browser, Certs, PushService, b64, make_certs, settle
-
-
-@pytest.fixture(scope="module")
-def certs(tmp_path_factory: pytest.TempPathFactory) -> Certs:
-    return make_certs(tmp_path_factory.mktemp("certs"))
-
-
-@pytest.fixture
-def service(certs: Certs) -> Iterator[PushService]:
-    listener = PushService(certs)
-    yield listener
-    listener.close()
+from tests.support.push_service import Browser, Certs, PushService, b64, settle, stored_subscriptions, two_players
 
 
 @pytest.fixture
@@ -42,20 +27,6 @@ def c(db_url: str, service: PushService, certs: Certs) -> Iterator[Any]:
                              clock_poll_seconds=3600)
     with TestClient(create_app(settings), base_url="http://testserver") as tc:
         yield tc
-
-
-def two_players(client: Any) -> dict[str, Any]:
-    founded = found(client, "Ada")
-    bob = join(client, founded["code"], "Bob")
-    return {"code": founded["code"], "ada": founded["seat_token"], "bob": bob["seat_token"]}
-
-
-def subscriptions(client: Any) -> int:
-    async def count() -> int:
-        async with client.app.state.parlour.sessions() as s:
-            return int(await s.scalar(select(func.count()).select_from(PushSubscription)) or 0)
-
-    return int(client.portal.call(count))
 
 
 def test_the_awaited_seat_with_its_page_closed_is_sent_an_encrypted_your_turn(c: Any, service: PushService) -> None:
@@ -118,7 +89,7 @@ def test_a_subscription_the_push_service_answers_gone_or_unknown_is_forgotten(
     c.post(f"/api/seats/{t['ada']}/start")
     settle(c)
     assert len(service.received) == 1
-    assert subscriptions(c) == 1  # the awaited seat's one is gone, the other's kept
+    assert stored_subscriptions(c) == 1  # the awaited seat's one is gone, the other's kept
     assert c.app.state.parlour.pusher.stats()["forgotten"] == 1
 
 
@@ -170,5 +141,5 @@ def test_an_endpoint_with_a_nul_character_is_refused_to_subscribe_and_to_forget(
     assert r.status_code == 422 and "NUL" in r.json()["message"], r.text
     r = c.post(f"/api/seats/{t['ada']}/push/forget", json={"endpoint": endpoint})
     assert r.status_code == 422, r.text
-    assert subscriptions(c) == 0
+    assert stored_subscriptions(c) == 0
 

@@ -16,7 +16,6 @@ from ipaddress import ip_address
 from typing import Any
 
 import pytest
-from sqlalchemy import func, select
 
 from app.models import PushSubscription
 from app.push_client import CONNECT_SECONDS, READ_SECONDS
@@ -24,19 +23,15 @@ from app.push_policy import IPAddress, PushPolicy, public_unicast
 from app.tokens import hash_token
 from tests.conftest import make_settings
 from tests.support.play import found, join
-from tests.support.push_service import Browser, Certs, Listener, PushService, make_certs, settle
-
-
-@pytest.fixture(scope="module")
-def certs(tmp_path_factory: pytest.TempPathFactory) -> Certs:
-    return make_certs(tmp_path_factory.mktemp("certs"))
-
-
-@pytest.fixture
-def service(certs: Certs) -> Iterator[PushService]:
-    listener = PushService(certs)
-    yield listener
-    listener.close()
+from tests.support.push_service import (
+    Browser,
+    Certs,
+    Listener,
+    PushService,
+    settle,
+    stored_subscriptions,
+    two_players,
+)
 
 
 @pytest.fixture
@@ -71,22 +66,8 @@ def reaching(service: PushService, certs: Certs, **over: Any) -> dict[str, Any]:
     return {"push_test_port": service.port, "push_ca_file": str(certs.ca), **over}
 
 
-def two_players(client: Any) -> dict[str, Any]:
-    founded = found(client, "Ada")
-    bob = join(client, founded["code"], "Bob")
-    return {"code": founded["code"], "ada": founded["seat_token"], "bob": bob["seat_token"]}
-
-
 def subscribe(client: Any, token: str, endpoint: str) -> int:
     return int(client.post(f"/api/seats/{token}/push", json=Browser(endpoint).subscription()).status_code)
-
-
-def stored(client: Any) -> int:
-    async def count() -> int:
-        async with client.app.state.parlour.sessions() as s:
-            return int(await s.scalar(select(func.count()).select_from(PushSubscription)) or 0)
-
-    return int(client.portal.call(count))
 
 
 def store_directly(client: Any, token: str, endpoint: str) -> None:
@@ -170,7 +151,7 @@ def test_by_default_an_endpoint_off_the_browsers_push_services_is_refused(app_fa
     t = two_players(c)
     accepted = [e for e in INSIDE + TRICKS if subscribe(c, t["ada"], e) != 422]
     assert accepted == [], "these endpoints should have been refused"
-    assert stored(c) == 0
+    assert stored_subscriptions(c) == 0
 
 
 def test_the_push_services_of_todays_browsers_are_accepted_by_default(app_factory: Any) -> None:
@@ -322,7 +303,7 @@ def test_a_redirect_is_never_followed(app_factory: Any, service: PushService, ce
     assert len(service.received) == 2, "each of the awaited seat's two pushes was sent once"
     assert all(r["path"].startswith("/redirect/") for r in service.received), "a redirect was followed"
     assert pushes(c)["failed"] == 2 and pushes(c)["sent"] == 0
-    assert stored(c) == 4  # a redirect is not "gone": the subscriptions stay
+    assert stored_subscriptions(c) == 4  # a redirect is not "gone": the subscriptions stay
 
 
 # -- a push that never answers ----------------------------------------------------------------
@@ -368,7 +349,7 @@ def test_pushes_that_never_answer_hold_no_thread_a_replay_needs_and_give_up_in_s
     given_up = time.monotonic() - began
     assert pushes(c)["failed"] == HANGING and pushes(c)["sending"] == 0
     assert READ_SECONDS <= given_up < READ_SECONDS + CONNECT_SECONDS + 3, given_up
-    assert stored(c) == 2 * HANGING  # a push that failed is dropped, its subscription kept
+    assert stored_subscriptions(c) == 2 * HANGING  # a push that failed is dropped, its subscription kept
 
 
 def test_pushes_beyond_the_bound_are_dropped_not_queued(app_factory: Any, service: PushService, certs: Certs,

@@ -197,3 +197,25 @@ def settle(client: Any, timeout: float = 20) -> None:
             await asyncio.wait(set(pusher._tasks), timeout=deadline - time.monotonic())
 
     client.portal.call(wait)
+
+
+def two_players(client: Any) -> dict[str, Any]:
+    """A table founded by Ada and joined by Bob: its code and both seat tokens."""
+    from tests.support.play import found, join
+
+    founded = found(client, "Ada")
+    bob = join(client, founded["code"], "Bob")
+    return {"code": founded["code"], "ada": founded["seat_token"], "bob": bob["seat_token"]}
+
+
+def stored_subscriptions(client: Any) -> int:
+    """How many push subscriptions the database holds."""
+    from sqlalchemy import func, select
+
+    from app.models import PushSubscription
+
+    async def count() -> int:
+        async with client.app.state.parlour.sessions() as s:
+            return int(await s.scalar(select(func.count()).select_from(PushSubscription)) or 0)
+
+    return int(client.portal.call(count))
