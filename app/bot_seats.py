@@ -117,6 +117,7 @@ class Driver:
     async def _ask(self, sql: str, table_id: int) -> Any:
         import psycopg
 
+        assert self.dsn is not None, "only PostgreSQL's locks are asked for"
         async with self._lock:
             try:
                 if self._conn is None or self._conn.closed or self._conn.broken:
@@ -280,7 +281,7 @@ class BotSeats:
                 # any process; a seat already handed over answers 409.
                 res = await s.execute(update(Player).where(Player.id == target.id, Player.bot.is_(None))
                                       .values(bot=None))
-                if res.rowcount != 1:  # type: ignore[attr-defined]
+                if res.rowcount != 1:
                     raise ApiError(409, "already_bot", f"A bot already plays {target.name}'s seat.")
                 voters = set((await s.scalars(select(HandoverVote.voter_id)
                                               .where(HandoverVote.target_id == target.id))).all())
@@ -312,7 +313,7 @@ class BotSeats:
             async with self.live.sessions() as s, s.begin():
                 res = await s.execute(update(Player).where(Player.id == me.id, Player.bot.is_not(None))
                                       .values(bot=None))
-                if res.rowcount != 1:  # type: ignore[attr-defined]
+                if res.rowcount != 1:
                     return  # taken back through another process just now
                 await s.execute(delete(HandoverVote).where(HandoverVote.target_id == me.id))
                 s.add(SeatChange(table_id=held.id, seq=held.seq, seat=me.seat if me.seat is not None else -1,

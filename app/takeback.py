@@ -70,9 +70,12 @@ def timed_out(events: str | bytes | Sequence[Any] | None) -> bool:
     when the key is in it."""
     if events is None:
         return False
-    if isinstance(events, (str, bytes)):
-        needle = f'"{TIME_OUT_KEY}"'
-        if (needle.encode() if isinstance(events, bytes) else needle) not in events:
+    if isinstance(events, bytes):
+        if f'"{TIME_OUT_KEY}"'.encode() not in events:
+            return False
+        events = orjson.loads(events)
+    elif isinstance(events, str):
+        if f'"{TIME_OUT_KEY}"' not in events:
             return False
         events = orjson.loads(events)
     return any(type(ev) is dict and ev.get(TIME_OUT_KEY) is True for ev in events)

@@ -111,11 +111,12 @@ class LeanWebSocketProtocol(asyncio.Protocol):
     # -- the transport's calls ------------------------------------------------------------------
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
-        self.connections.add(self)
+        # uvicorn's set is typed with its own protocols; shutdown only calls shutdown() on each
+        self.connections.add(cast(Any, self))
         self.transport = cast(asyncio.Transport, transport)
 
     def connection_lost(self, exc: Exception | None) -> None:
-        self.connections.discard(self)
+        self.connections.discard(cast(Any, self))
         self._stop_timers()
         self._deliver({"type": "websocket.disconnect", "code": 1005 if self.handshake_complete else 1006})
         self.handshake_complete = True

@@ -12,8 +12,8 @@ from app.takeback import can_take_back
 
 
 def player_json(p: PlayerInfo, connected: bool, handover: dict[str, int] | None = None) -> dict[str, Any]:
-    out = {"name": p.name, "seat": p.seat, "founder": p.is_founder, "joined": p.joined, "connected": connected,
-           "bot": p.bot, "is_bot": p.is_bot}
+    out: dict[str, Any] = {"name": p.name, "seat": p.seat, "founder": p.is_founder, "joined": p.joined,
+                           "connected": connected, "bot": p.bot, "is_bot": p.is_bot}
     if handover is not None:  # away long enough: the others may vote to hand the seat to a bot
         out["handover"] = handover
     return out

@@ -9,7 +9,7 @@ from fastapi import APIRouter, Form, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fastapi.templating import Jinja2Templates
 
-from app.bot_seats import plays_bots
+from app.bot_pool import plays_bots
 from app.errors import ApiError
 from app.guard import origin_allowed
 from app.live import LiveTable, PlayerInfo

@@ -418,3 +418,32 @@ def test_reading_pauses_only_while_the_application_has_messages_waiting():
         return transport.calls
 
     assert asyncio.run(scenario()) == ["pause", "resume"]
+
+
+def test_the_uvicorn_internals_the_protocol_builds_on_keep_their_shape():
+    """The protocol imports uvicorn's internals (not a public API); pyproject.toml pins uvicorn to
+    the release they were read from. An upgrade that moves or reshapes any of them fails here by
+    name, before any socket does."""
+    import inspect
+
+    import uvicorn
+    from uvicorn.config import Config
+    from uvicorn.protocols import utils
+    from uvicorn.server import ServerState
+
+    assert uvicorn.__version__.startswith("0.54."), uvicorn.__version__
+    state = ServerState()
+    assert isinstance(state.connections, set) and isinstance(state.tasks, set)
+    assert isinstance(state.default_headers, list)
+    for helper in (utils.get_local_addr, utils.get_remote_addr, utils.is_ssl):
+        assert list(inspect.signature(helper).parameters) == ["transport"], helper
+    assert issubclass(utils.ClientDisconnected, OSError)
+    async def asgi(scope: Any, receive: Any, send: Any) -> None:
+        pass
+
+    config = Config(app=asgi, ws="app.websocket_protocol:LeanWebSocketProtocol", ws_max_size=1234)
+    assert not config.loaded
+    config.load()
+    assert config.ws_protocol_class is LeanWebSocketProtocol
+    assert (config.loaded, config.ws_max_size, config.root_path, config.asgi_version) == (True, 1234, "", "3.0")
+    assert config.ws_ping_interval > 0 and callable(config.loaded_app)
