@@ -249,6 +249,9 @@ class LiveTables:
         self._by_code: dict[str, int] = {}
         self._by_token: dict[str, int] = {}
         self._loading: dict[int, asyncio.Future[LiveTable | None]] = {}
+        # Tables changed (by a notification, or here) while a load of them was reading: that
+        # load may have read the database before the change, so it reads again.
+        self._outdated: set[int] = set()
         self.evicted = 0
         self.loads = 0
 
@@ -274,11 +277,16 @@ class LiveTables:
         only its holder may rebuild it). True if it is gone."""
         live = self._tables.get(table_id)
         if live is None:
+            self._outdate(table_id)
             return True
         if live.lock.locked():
             return False
         self._drop(live)
         return True
+
+    def _outdate(self, table_id: int) -> None:
+        if table_id in self._loading:
+            self._outdated.add(table_id)
 
     def _drop(self, live: LiveTable) -> None:
         if self._tables.get(live.id) is live:
@@ -336,6 +344,7 @@ class LiveTables:
         """Rebuild a table from the database. Call it holding ``live.lock`` (or for a table
         nobody holds): the old copy is retired, so it is never used again."""
         self._drop(live)
+        self._outdate(live.id)
         return await self.get(live.id)
 
     @asynccontextmanager
@@ -397,7 +406,11 @@ class LiveTables:
         fut: asyncio.Future[LiveTable | None] = asyncio.get_running_loop().create_future()
         self._loading[table_id] = fut
         try:
-            loaded = await self._load(table_id)
+            while True:
+                self._outdated.discard(table_id)
+                loaded = await self._load(table_id)
+                if table_id not in self._outdated:
+                    break
             self.loads += 1
             if loaded is not None:
                 self.remember(loaded)
@@ -409,6 +422,7 @@ class LiveTables:
             raise
         finally:
             self._loading.pop(table_id, None)
+            self._outdated.discard(table_id)
 
     async def _load(self, table_id: int) -> LiveTable | None:
         async with self.sessions() as s:
