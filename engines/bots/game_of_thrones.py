@@ -24,6 +24,9 @@ from collections.abc import Callable
 from typing import Any
 
 from engines.base import Engine, Move
+from engines.bots.got_bids import bid_pick
+from engines.bots.got_defense import capital, capital_threatened, held_strength, threat
+from engines.bots.got_muster import consolidate_pick, muster_pick, mustering_pick
 from engines.bots.hooks import Hooks
 from engines.bots.ismcts import lead
 from engines.game_of_thrones import marches as M
@@ -35,6 +38,10 @@ CASTLE_WORTH = 3.0
 """Land areas a castle or stronghold is worth (seven of them win at once)."""
 POWER_WORTH = 0.2
 """Land areas an available Power token is worth (bids, supporting a march into the open)."""
+CAPITAL_GUARD = 12.0
+"""A Defense order on a threatened capital scores above any march (which score 10 and more)."""
+BATTLE_SUPPORT = 4.0
+"""What a Support order next to a battle our own march will fight adds to its score."""
 
 
 def canonical(state: Any, seat: int) -> Any:
@@ -177,10 +184,30 @@ def order_score(state: Any, seat: int, area: str, token: str) -> float:
         return 2.0 + here.crowns + muster
     near = threatened(state, seat, area)
     if kind == "defense":
+        if area == capital(state, seat) and capital_threatened(state, seat):
+            return CAPITAL_GUARD + threat(state, seat, area) + order.modifier
         return (1.0 + near * (2.0 if here.castle else 0.5) + order.modifier) if near else 0.2
     if kind == "support":
-        return (1.5 + order.modifier + (1.0 if here.kind == SEA else 0.0)) if near else 0.8
+        battle = BATTLE_SUPPORT if supports_own_attack(state, seat, area) else 0.0
+        return battle + ((1.5 + order.modifier + (1.0 if here.kind == SEA else 0.0)) if near else 0.8)
     return 1.2 + (1.0 if order.special else 0.0) if near else 0.3
+
+
+def supports_own_attack(state: Any, seat: int, area: str) -> bool:
+    """Whether a Support order in ``area`` could back an attack by one of our March orders
+    already placed: next to an area held by another house (or a neutral force) that the
+    march's units could enter."""
+    placed = (state.planning.choices.get(seat) or {}) if state.planning.open else {}
+    marches = [a for a, t in placed.items() if ORDERS[t].kind == "march" and a != area]
+    for target in BOARD.adjacent[area]:
+        if BOARD.areas[target].kind != LAND or not R.may_support(state, area, target):
+            continue
+        if R.controller(state, target) == seat or not R.is_attack(state, seat, target):
+            continue
+        if any(target in R.destinations(state, seat, m, u.kind) for m in marches
+               for u in state.units.get(m, []) if u.kind != "ship"):
+            return True
+    return False
 
 
 def policy(engine: Engine, state: Any, seat: int, moves: list[Move]) -> Move | None:
@@ -214,10 +241,14 @@ def march_pick(engine: Engine, state: Any, seat: int, moves: list[Move]) -> Move
     modifier = ORDERS[order.token].modifier if order is not None else 0
     _, attack = M.march_plan(engine, state, seat, origin, staged)  # type: ignore[arg-type]
     entered = {to for _, to in staged}
+    guard = capital_guard(state, seat, origin, staged)
     best, best_value = None, 0.0
     for m in moves:
         if m["type"] != "move" or m["unit"] == "ship" or BOARD.areas[m["to"]].kind != LAND:
             continue
+        if guard is not None and held_strength(state, seat, origin, guard + R.unit_strength(m["unit"])) < \
+                threat(state, seat, origin):
+            continue  # the capital would be left weaker than the enemy next to it
         to = m["to"]
         if to == attack:
             value = area_worth(to)
@@ -234,6 +265,14 @@ def march_pick(engine: Engine, state: Any, seat: int, moves: list[Move]) -> Move
     ends = [m for m in moves if m["type"] == "end_march"]
     keep = [m for m in ends if m["power"]]
     return (keep or ends)[0] if ends else None
+
+
+def capital_guard(state: Any, seat: int, origin: str, staged: list[list[str]]) -> int | None:
+    """When marching out of our capital with an enemy next to it: the strength already staged
+    out of it (None: no capital to keep here)."""
+    if origin != capital(state, seat) or threat(state, seat, origin) == 0:
+        return None
+    return sum(R.unit_strength(unit) for unit, _ in staged)
 
 
 def winnable(state: Any, seat: int, origin: str, area: str, modifier: int) -> bool:
@@ -269,7 +308,9 @@ def card_pick(engine: Engine, state: Any, seat: int, moves: list[Move]) -> Move 
 
 
 Pick = Callable[[Engine, Any, int, list[Move]], Move | None]
-PICKS: dict[str, Pick] = {"march_moves": march_pick, "raid": raid_pick, "support": support_pick, "cards": card_pick}
+PICKS: dict[str, Pick] = {"march_moves": march_pick, "raid": raid_pick, "support": support_pick, "cards": card_pick,
+                          "bid": bid_pick, "mustering": mustering_pick, "muster": muster_pick,
+                          "consolidate": consolidate_pick}
 
 
 def components(engine: Engine, state: Any) -> dict[str, list[int]]:
