@@ -8,6 +8,10 @@
 // every view (under keys of its own: "area_info" and "house_info", never the live "areas").
 
 import { el, moveKey, Moves, plural, signed, svg } from "/static/js/kit.js";
+import { fitAreas, frameBox, setupGestures, showAll, zoomButtons } from "./mapview.js";
+import { closePopover, drawPopover, openPopover, placePopover, popoverFor } from "./popover.js";
+import { drawLastMove, noteLastMove } from "./lastmove.js";
+import { watchLog } from "./loglinks.js";
 
 const HOUSES = {
   stark: { name: "Stark", letter: "S", fill: "#dfe4e6", ink: "#1b2227", tint: "#c5ccd2" },
@@ -72,14 +76,17 @@ const ORDER_GLYPH = {
   consolidate: "M-6 4V-4L-3 0L0-5L3 0L6-4V4Z",
 };
 
-function unitShape(kind) {
-  switch (kind) {
-    case "knight": return svg("path", { d: "M-9-8H9V0Q9 7 0 11Q-9 7-9 0Z" });
-    case "siege-engine": return svg("path", { d: "M0-10L10 8H-10Z" });
-    case "ship": return svg("path", { d: "M-11-3H11L7 7H-7Z M-1-3V-11L6-4" });
-    default: return svg("circle", { r: 8.5 });
-  }
-}
+// four figures told apart by their outline alone: a footman (a pawn), a knight (a horse's head),
+// a ship (hull and sail), a siege engine (a trebuchet); each about 24 map units across
+const FIGURE = {
+  footman: "M-8 11C-8 4-5 1-3 0A5.5 5.5 0 1 1 3 0C5 1 8 4 8 11Z",
+  knight: "M-8 11L-7 4C-9 0-7-5-3-8L-2-12L0-9C5-9 9-5 9 1L9 5L5 3L3 5L6 11Z",
+  ship: "M-12 2H12L8 10H-8Z M-1 0V-12L9 0Z",
+  "siege-engine": "M-11 6H11V10H-11Z M-8 6L0-5L8 6H4L0 0L-4 6Z M-12-9L-10-11.5L11 0.5L9 3Z",
+};
+const LETTER_Y = { footman: 9, knight: 9, ship: 8.6, "siege-engine": null };
+const KIND_ORDER = ["knight", "footman", "siege-engine", "ship"];
+const STEP = 25;
 
 function buildMap() {
   const map = S.map;
@@ -143,7 +150,10 @@ const PORT_SHIPS_DROP = 10;
 
 function areaLabel(id, a, info) {
   const [x, y] = labelAt(a, info);
-  const g = svg("g", { class: `lab ${info.kind}`, "data-label": id, transform: `translate(${x} ${y})` });
+  const outer = svg("g", { class: `lab ${info.kind}`, "data-label": id, transform: `translate(${x} ${y})` });
+  // drawn larger while the map is small (mapview.js sets the scale): names stay readable
+  const g = svg("g", { class: "lab-in" });
+  outer.append(g);
   const name = info.kind === "port" ? "Port" : info.name;
   g.append(svg("text", { class: "name", "text-anchor": "middle", y: "4", text: name }));
   const icons = [];
@@ -157,16 +167,31 @@ function areaLabel(id, a, info) {
       svg("text", { "text-anchor": "middle", y: "2.5", fill: hh.ink, text: hh.letter })));
   }
   icons.forEach((ic, i) => { ic.setAttribute("transform", `translate(${(i - (icons.length - 1) / 2) * 15} 15)`); g.append(ic); });
-  return g;
+  return outer;
+}
+
+/** An area's units as figures, one per kind (and routed or not), with a count where several
+ * stand together. */
+function unitGroups(units) {
+  const out = [];
+  for (const kind of KIND_ORDER) {
+    for (const routed of [false, true]) {
+      const n = units.filter((u) => u.kind === kind && Boolean(u.routed) === routed).length;
+      if (n) out.push({ kind, routed, n });
+    }
+  }
+  return out;
 }
 
 function unitsAt(cx, cy, units, house, routedClass = true) {
   const g = svg("g", {});
-  const n = units.length;
-  units.forEach((u, i) => {
-    const x = cx + (i - (n - 1) / 2) * 21;
-    const t = svg("g", { class: `unit ${u.kind}${u.routed && routedClass ? " routed" : ""}`, transform: `translate(${x} ${cy})${u.routed ? " rotate(90)" : ""}` },
-      unitShape(u.kind), svg("text", { "text-anchor": "middle", y: u.kind === "ship" ? "5" : u.kind === "siege-engine" ? "6" : "3.5", text: house.letter }));
+  const groups = unitGroups(units);
+  groups.forEach((u, i) => {
+    const x = cx + (i - (groups.length - 1) / 2) * STEP;
+    const t = svg("g", { class: `unit ${u.kind}${u.routed && routedClass ? " routed" : ""}`, "data-n": String(u.n), transform: `translate(${x} ${cy})${u.routed ? " rotate(90)" : ""}` },
+      svg("path", { class: "fig", d: FIGURE[u.kind] }),
+      LETTER_Y[u.kind] != null ? svg("text", { class: "who", "text-anchor": "middle", y: String(LETTER_Y[u.kind]), text: house.letter }) : null,
+      u.n > 1 ? svg("g", { class: "count" }, svg("circle", { cx: "10", cy: "-10", r: "6.5" }), svg("text", { x: "10", y: "-6.6", "text-anchor": "middle", text: String(u.n) })) : null);
     t.style.setProperty("--h", house.fill);
     t.style.setProperty("--hi", house.ink);
     g.append(t);
@@ -181,15 +206,15 @@ function orderToken(view, order, x, y) {
   const g = svg("g", { class: `order${order.token ? " up" : " down"}${order.hidden && order.token ? " mine" : ""}`, transform: `translate(${x} ${y})` });
   g.style.setProperty("--h", house.fill);
   g.style.setProperty("--hi", house.ink);
-  g.append(svg("circle", { r: "12" }));
+  g.append(svg("circle", { r: "13" }));
   if (!order.token) {
-    g.append(svg("circle", { class: "ring", r: "14" }), svg("text", { "text-anchor": "middle", y: "4", text: house.letter }));
+    g.append(svg("circle", { class: "ring", r: "15" }), svg("text", { "text-anchor": "middle", y: "4.5", text: house.letter }));
     return g;
   }
   const o = orderInfo(view, order.token);
-  g.append(svg("path", { class: "glyph", d: ORDER_GLYPH[o.kind] || "", transform: `translate(0 ${o.modifier || o.special ? -3.5 : -1})` }));
   const mod = (o.modifier ? signed(o.modifier, true) : "") + (o.special ? "★" : "");
-  if (mod) g.append(svg("text", { class: "mod", "text-anchor": "middle", y: "10.5", text: mod }));
+  g.append(svg("path", { class: "glyph", d: ORDER_GLYPH[o.kind] || "", transform: `translate(0 ${mod ? -4 : -0.5}) scale(${mod ? 1 : 1.25})` }));
+  if (mod) g.append(svg("text", { class: "mod", "text-anchor": "middle", y: "10.6", text: mod }));
   return g;
 }
 
@@ -205,7 +230,7 @@ function labelBoxes(a, info) {
 }
 
 /** The box of a row of n units centred on (x, y). */
-const rowBox = (x, y, n) => { const half = (n - 1) * 10.5 + 11; return [x - half, y - 11, x + half, y + 11]; };
+const rowBox = (x, y, n) => { const half = (n - 1) * STEP / 2 + 12; return [x - half, y - 12, x + half, y + 12]; };
 
 /** Where the attackers stand in an embattled area, apart from its holders: below them, or above
  * when below would cover the area's name. */
@@ -214,7 +239,7 @@ function armyRowY(a, info, [ux, uy], n) {
 }
 
 /** How many places an area's row takes: its units, else one for a neutral force. */
-const standing = (e) => (e.units && e.units.length ? e.units.length : e.neutral_force ? 1 : 0);
+const standing = (e) => (e.units && e.units.length ? unitGroups(e.units).length : e.neutral_force ? 1 : 0);
 
 const meets = (b, c) => b[0] < c[2] && c[0] < b[2] && b[1] < c[3] && c[1] < b[3];
 
@@ -225,7 +250,7 @@ function unitSpot(a, info, n) {
   const [ux, uy] = a.u;
   if (info.kind === "port") return n ? [ux, uy + PORT_SHIPS_DROP] : [ux, uy];
   if (!n) return [ux, uy];
-  const half = (n - 1) * 10.5 + 11;
+  const half = (n - 1) * STEP / 2 + 12;
   const [name, icons] = labelBoxes(a, info);
   const row = (y) => [ux - half, y - 11, ux + half, y + 11];
   if (!meets(row(uy), name) && !(icons && meets(row(uy), icons))) return [ux, uy];
@@ -238,7 +263,7 @@ function unitSpot(a, info, n) {
  * icons; then beside them (right, left) or below. */
 function orderSpot(a, info, n, taken, [ux, uy]) {
   const boxes = labelBoxes(a, info);
-  const side = n ? n * 10.5 + 16 : 0;
+  const side = n ? n * STEP / 2 + 17 : 0;
   if (info.kind === "port") {
     // beside the ships, on the side away from the port's land (whose own order stands there)
     const land = S.map.areas[info.port_of];
@@ -276,19 +301,20 @@ function drawDynamic(view) {
       g.append(svg("g", { class: "neutral", transform: `translate(${ux} ${uy})` },
         svg("path", { d: "M-6-14H6L14-6V6L6 14H-6L-14 6V-6Z" }), svg("text", { "text-anchor": "middle", y: "5", text: String(e.neutral_force) })));
     }
-    const n = e.units ? e.units.length : 0;
+    const n = e.units && e.units.length ? unitGroups(e.units).length : 0;
     if (e.power_token != null) {
       const hh = houseOf(view, e.power_token);
-      const pt = svg("g", { class: "power", transform: `translate(${ux + (n ? n * 10.5 + 12 : 0)} ${uy})` },
+      const pt = svg("g", { class: "power", transform: `translate(${ux + (n ? n * STEP / 2 + 13 : 0)} ${uy})` },
         svg("path", { d: "M-9 0L-4.5-8H4.5L9 0L4.5 8H-4.5Z" }), svg("text", { "text-anchor": "middle", y: "3.5", text: hh.letter }));
       pt.style.setProperty("--h", hh.fill);
       pt.style.setProperty("--hi", hh.ink);
       g.append(pt);
     }
     if (e.garrison) {
+      // a tower in the holder's colour, its strength on it
       const hh = houseOf(view, e.controller != null ? e.controller : 0);
-      const gt = svg("g", { class: "garrison", transform: `translate(${ux - (n ? n * 10.5 + 14 : 0)} ${uy})` },
-        svg("rect", { x: "-10", y: "-8", width: "20", height: "16", rx: "2" }), svg("text", { "text-anchor": "middle", y: "4", text: `G${e.garrison}` }));
+      const gt = svg("g", { class: "garrison", transform: `translate(${ux - (n ? n * STEP / 2 + 15 : 0)} ${uy})` },
+        svg("path", { d: "M-10 12V-4H-11.5V-12H-7V-8.5H-2.5V-12H2.5V-8.5H7V-12H11.5V-4H10V12Z" }), svg("text", { "text-anchor": "middle", y: "7.5", text: String(e.garrison) }));
       gt.style.setProperty("--h", hh.fill);
       g.append(gt);
     }
@@ -296,7 +322,7 @@ function drawDynamic(view) {
     const battle = Boolean(c && c.area === id && c.army && c.army.length);
     // the attackers stand in the embattled area during the battle, apart from its holders: below
     // them, or above when below would cover the area's name
-    const armyY = battle ? armyRowY(a, info, [ux, uy], c.army.length) : uy + 27;
+    const armyY = battle ? armyRowY(a, info, [ux, uy], unitGroups(c.army.map((k) => ({ kind: k }))).length) : uy + 27;
     if (e.order) {
       const [ox, oy] = orderSpot(a, info, n, { power: e.power_token != null, garrison: Boolean(e.garrison), below: battle && armyY > uy, above: battle && armyY < uy }, [ux, uy]);
       g.append(orderToken(view, e.order, ox, oy));
@@ -332,8 +358,6 @@ function describeArea(view, id, e, info, actionable) {
   return bits.join("; ");
 }
 
-function centre(id) { const a = S.map.areas[id]; return a ? a.u : [0, 0]; }
-
 /** An area's row of units as drawn now (its place, and the boxes an arrow must keep clear of:
  * the units, the attackers' row in a battle there, the name and its icons). */
 function arrowEnd(id) {
@@ -341,13 +365,13 @@ function arrowEnd(id) {
   if (!a) return { at: [0, 0], boxes: [] };
   const info = S.fixed.area[id] || {};
   const e = (S.live || {})[id] || {};
-  const n = e.units ? e.units.length : 0;
+  const n = e.units && e.units.length ? unitGroups(e.units).length : 0;
   const at = unitSpot(a, info, standing(e));
   const boxes = labelBoxes(a, info);
   if (n) boxes.push(rowBox(at[0], at[1], n));
   if (e.neutral_force) boxes.push([at[0] - 14, at[1] - 14, at[0] + 14, at[1] + 14]);
   const c = S.ctx.view.combat;
-  if (c && c.area === id && c.army && c.army.length) boxes.push(rowBox(at[0], armyRowY(a, info, at, c.army.length), c.army.length));
+  if (c && c.area === id && c.army && c.army.length) { const m = unitGroups(c.army.map((k) => ({ kind: k }))).length; boxes.push(rowBox(at[0], armyRowY(a, info, at, m), m)); }
   return { at, boxes };
 }
 
@@ -430,99 +454,6 @@ function previewMoveKey(key) {
   preview(m ? [m] : null);
 }
 
-// -- zoom and pan ----------------------------------------------------------------------------
-
-function applyZoom() {
-  const z = S.zoom;
-  const [w, h] = S.map.size;
-  z.k = Math.min(6, Math.max(1, z.k));
-  z.x = Math.min(0, Math.max(w - w * z.k, z.x));
-  z.y = Math.min(0, Math.max(h - h * z.k, z.y));
-  S.built.world.setAttribute("transform", `translate(${z.x.toFixed(1)} ${z.y.toFixed(1)}) scale(${z.k.toFixed(3)})`);
-  S.built.box.style.touchAction = z.k > 1.01 ? "none" : "pan-y";
-  S.built.box.dataset.zoom = z.k.toFixed(2);
-}
-
-function toMap(clientX, clientY) {
-  const m = S.built.svg.getScreenCTM();
-  if (!m) return [0, 0];
-  const p = new DOMPoint(clientX, clientY).matrixTransform(m.inverse());
-  return [p.x, p.y];
-}
-
-function zoomAt(factor, mx, my) {
-  const z = S.zoom;
-  const k = Math.min(6, Math.max(1, z.k * factor));
-  z.x = mx - (mx - z.x) * (k / z.k);
-  z.y = my - (my - z.y) * (k / z.k);
-  z.k = k;
-  applyZoom();
-}
-
-function zoomCentre(factor) { const [w, h] = S.map.size; const r = S.built.svg.getBoundingClientRect(); const [mx, my] = r.width ? toMap(r.left + r.width / 2, r.top + r.height / 2) : [w / 2, h / 2]; zoomAt(factor, mx, my); }
-
-function pan(dx, dy) { S.zoom.x += dx; S.zoom.y += dy; applyZoom(); }
-
-function setupGestures(box) {
-  const pts = new Map();
-  let start = null;
-  box.addEventListener("wheel", (e) => {
-    e.preventDefault();
-    const [mx, my] = toMap(e.clientX, e.clientY);
-    zoomAt(e.deltaY < 0 ? 1.2 : 1 / 1.2, mx, my);
-  }, { passive: false });
-  box.addEventListener("pointerdown", (e) => {
-    pts.set(e.pointerId, [e.clientX, e.clientY]);
-    start = { pts: new Map(pts), zoom: { ...S.zoom }, moved: false };
-  });
-  box.addEventListener("pointermove", (e) => {
-    if (!pts.has(e.pointerId) || !start) return;
-    pts.set(e.pointerId, [e.clientX, e.clientY]);
-    const scale = S.built.svg.getScreenCTM() ? S.built.svg.getScreenCTM().a : 1;
-    if (pts.size === 1 && start.pts.has(e.pointerId)) {
-      const [sx, sy] = start.pts.get(e.pointerId);
-      const dx = e.clientX - sx; const dy = e.clientY - sy;
-      if (!start.moved && Math.hypot(dx, dy) < 8) return;
-      if (S.zoom.k <= 1.01 && e.pointerType === "touch") return; // the page scrolls instead
-      start.moved = true;
-      S.zoom.x = start.zoom.x + dx / scale; S.zoom.y = start.zoom.y + dy / scale;
-      applyZoom();
-    } else if (pts.size === 2) {
-      const [a, b] = [...pts.values()]; const [a0, b0] = [...start.pts.values()];
-      if (!a0 || !b0) return;
-      const d = Math.hypot(a[0] - b[0], a[1] - b[1]); const d0 = Math.hypot(a0[0] - b0[0], a0[1] - b0[1]) || 1;
-      const [mx, my] = toMap((a0[0] + b0[0]) / 2, (a0[1] + b0[1]) / 2);
-      S.zoom = { ...start.zoom };
-      start.moved = true;
-      zoomAt(d / d0, mx, my);
-    }
-  });
-  const end = (e) => {
-    pts.delete(e.pointerId);
-    if (start && start.moved) S.dragged = true;
-    if (!pts.size) { start = null; setTimeout(() => { S.dragged = false; }, 0); } else start = { pts: new Map(pts), zoom: { ...S.zoom }, moved: true };
-  };
-  box.addEventListener("pointerup", end);
-  box.addEventListener("pointercancel", end);
-  box.addEventListener("keydown", (e) => {
-    const step = 60;
-    const act = { "+": () => zoomCentre(1.3), "=": () => zoomCentre(1.3), "-": () => zoomCentre(1 / 1.3), 0: () => { S.zoom = { k: 1, x: 0, y: 0 }; applyZoom(); },
-      ArrowLeft: () => pan(step, 0), ArrowRight: () => pan(-step, 0), ArrowUp: () => pan(0, step), ArrowDown: () => pan(0, -step) }[e.key];
-    if (act && !(e.key.startsWith("Arrow") && S.zoom.k <= 1.01)) { e.preventDefault(); act(); }
-  });
-  // a focused area off-screen in a zoomed map comes into view
-  box.addEventListener("focusin", (e) => {
-    const id = e.target.dataset && e.target.dataset.area;
-    if (!id || S.zoom.k <= 1.01) return;
-    const r = e.target.getBoundingClientRect(); const b = box.getBoundingClientRect();
-    if (r.left >= b.left && r.right <= b.right && r.top >= b.top && r.bottom <= b.bottom) return;
-    const [ux, uy] = centre(id); const [w, h] = S.map.size;
-    S.zoom.x = w / 2 - ux * S.zoom.k; S.zoom.y = h / 2 - uy * S.zoom.k;
-    S.pannedAt = performance.now();
-    applyZoom();
-  });
-}
-
 // -- moves on the map ------------------------------------------------------------------------
 
 const AREA_TYPES = new Set(["order", "unorder", "raven_swap", "march", "consolidate", "muster", "move", "recruit", "retreat", "destroy", "raid"]);
@@ -554,17 +485,29 @@ function highlighted() {
   return [...new Set(all.map((m) => (m.type === "raid" ? m.area : mapArea(m))).filter(Boolean))];
 }
 
+const PANEL_TITLE = { orders: "Your orders", raven: "The Messenger Raven", cards: "Choose your house card", bid: "Your bid" };
+const POPOVER_TYPES = new Set(["order", "raven_swap", "unorder"]);
 const NEEDS_PANEL = new Set(["order", "raven_swap", "raid", "unorder", "casualty"]);
 
 function onArea(id) {
   if (!S.ctx) return;
   const list = areaMoves(id);
+  if (popoverFor(id)) {
+    // orders: a popover at the area; the same tap again closes it
+    if (S.pop === id) { closePopover(); return; }
+    S.sel = id;
+    openPopover(id);
+    render(S.root, S.ctx);
+    const first = S.built.pop && S.built.pop.querySelector("button[data-move]:not(:disabled)");
+    if (first) first.focus({ preventScroll: true });
+    return;
+  }
+  if (S.pop) closePopover(false);
   if (list.length === 1 && !NEEDS_PANEL.has(list[0].type) && !S.ctx.pending) { S.sel = null; S.ctx.send(list[0]); return; }
   if (list.length === 1 && list[0].type === "raid" && list[0].target && S.sel === list[0].area) { S.sel = null; S.ctx.send(list[0]); return; }
   S.sel = S.sel === id && !list.length ? null : id;
   render(S.root, S.ctx);
-  const panel = S.root.querySelector(".got-act");
-  const first = panel && panel.querySelector(".area-choices button:not(:disabled)");
+  const first = document.querySelector("#bar-do .area-choices button:not(:disabled)");
   if (first && list.length) first.focus({ preventScroll: true });
 }
 
@@ -585,39 +528,11 @@ function button(move, label, cls = "") {
     onclick: () => { S.sel = null; S.ctx.send(move); } }, label || (choice && choice.label) || move.type);
 }
 
-function orderButtons(view, area, list, kind) {
-  const me = S.ctx.seat;
-  const listed = new Map(list.filter((m) => m.type === kind).map((m) => [m.order, m]));
-  const placed = (view.areas || []).filter((a) => a.order && a.order.seat === me && a.order.token);
-  const used = {};
-  for (const a of placed) if (a.id !== area) used[a.order.token] = (used[a.order.token] || 0) + 1;
-  const pos = view.tracks.kings_court.indexOf(me);
-  const allowed = stars(view.houses.length)[pos] || 0;
-  const specials = placed.filter((a) => a.id !== area && orderInfo(view, a.order.token).special).length;
-  const out = [];
-  for (const [id, o] of Object.entries(view.orders || {})) {
-    const m = listed.get(id);
-    const token = svg("svg", { class: "tok", viewBox: "-13 -13 26 26", "aria-hidden": "true" }, orderToken(view, { seat: me, token: id }, 0, 0));
-    let why = null;
-    if (!m) {
-      if ((view.restricted || []).includes(id)) why = "restricted this round";
-      else if (o.special && specials >= allowed) why = `no ★ left (King's Court allows ${allowed})`;
-      else if ((used[id] || 0) >= o.count) why = "already placed";
-      else if (placed.some((a) => a.id === area && a.order.token === id)) why = "placed here";
-      else why = "not here";
-    }
-    out.push(m ? el("button", { type: "button", class: "choice order-choice", "data-move": moveKey(m), disabled: S.ctx.pending || S.ctx.offline,
-      onclick: () => { S.ctx.send(m); } }, token, el("span", { text: o.name || orderLabel(view, id) }))
-      : el("button", { type: "button", class: "choice order-choice", disabled: true, title: why }, token,
-        el("span", { text: o.name || orderLabel(view, id) }), el("small", { text: why })));
-  }
-  return out;
-}
-
 function actionPanel(view, more) {
   const ctx = S.ctx;
   const p = view.prompt;
   const box = el("section", { class: "got-act", "data-prompt": "", "aria-label": "Your decision" });
+  S.areaList = null;
   if (!p && view.standings && more) return more.finalPanel(view);
   if (!p) {
     const who = (ctx.awaiting || []).map((s) => houseOf(view, s).name);
@@ -627,7 +542,8 @@ function actionPanel(view, more) {
     return box;
   }
   box.classList.add("mine");
-  box.append(el("h2", { text: p.text }));
+  // the prompt's sentence is in the action bar; the panel names the decision in a few words
+  box.append(el("h2", { text: PANEL_TITLE[p.kind] || p.text }));
   const all = [...S.moves.byKey.values()];
   const onMap = all.filter((m) => mapArea(m) || m.type === "raid");
   const loose = all.filter((m) => !onMap.includes(m));
@@ -646,17 +562,25 @@ function actionPanel(view, more) {
   }
   if (onMap.length) {
     const areas = [...new Set(onMap.map((m) => (m.type === "raid" ? m.area : mapArea(m))))];
-    const sel = S.sel && (areas.includes(S.sel) || areaMoves(S.sel).length) ? S.sel : null;
+    const sel = S.sel && !popoverFor(S.sel) && (areas.includes(S.sel) || areaMoves(S.sel).length) ? S.sel : null;
     if (!sel) {
-      box.append(el("p", { class: "hint", text: "Choose a highlighted area on the map, or here:" }),
-        el("div", { class: "area-list" }, areas.map((id) => el("button", { type: "button", class: "area-button", "data-area-button": id, onclick: () => onArea(id) }, areaName(id)))));
+      const done = p.kind === "orders" ? ordered(view) : new Set();
+      const todo = areas.filter((id) => !done.has(id));
+      if (p.kind === "orders" && !todo.length) {
+        box.append(el("p", { class: "all-placed", text: "Every area holding your units has an order: press Ready in the bar (tap an area to change its order)." }));
+      } else {
+        box.append(el("p", { class: "hint", text: p.kind === "orders" ? `Tap an area on the map to give it an order (${plural(todo.length, "area")} without one), or here:` : "Choose a highlighted area on the map, or here:" }));
+      }
+      const list = el("div", { class: "area-list" }, areas.map((id) => el("button", { type: "button", class: `area-button${done.has(id) ? " done" : ""}`, "data-area-button": id, onclick: () => onArea(id) }, done.has(id) ? `${areaName(id)} ✓` : areaName(id))));
+      // orders are given on the map (a popover at the area): the list of areas stays in the
+      // panel, out of the action bar, which keeps to Ready
+      if (p.kind === "orders") S.areaList = el("section", { class: "got-areas", "aria-label": "Your areas" }, list);
+      else box.append(list);
     } else {
       const list = areaMoves(sel);
       const head = el("h3", { text: areaName(sel) });
       const choices = el("div", { class: "area-choices" });
-      const orderMoves = list.filter((m) => m.type === "order" || m.type === "raven_swap");
-      if (orderMoves.length) choices.append(...orderButtons(view, sel, list, orderMoves[0].type));
-      for (const m of list) if (!orderMoves.includes(m)) choices.append(button(m));
+      for (const m of list) if (!POPOVER_TYPES.has(m.type)) choices.append(button(m));
       const raidOrigin = list.some((m) => m.type === "raid" && m.area === sel && m.target);
       box.append(head, raidOrigin ? el("p", { class: "hint", text: "Choose the raided area on the map, or:" }) : "", choices,
         el("button", { type: "button", class: "link", onclick: () => { S.sel = null; render(S.root, S.ctx); } }, "Back to all areas"));
@@ -674,6 +598,11 @@ function actionPanel(view, more) {
       el("small", { class: "note", text: " Place an order on every area holding your units first." })));
   }
   return box;
+}
+
+/** The seat's areas that hold an order already. */
+function ordered(view) {
+  return new Set((view.areas || []).filter((a) => a.order && a.order.seat === S.ctx.seat).map((a) => a.id));
 }
 
 function planningSummary(view) {
@@ -731,13 +660,6 @@ function statusBar(view) {
     el("span", { class: "phase", text: phase }), next ? el("span", { class: "next", text: next }) : null,
     me ? el("span", { class: "you" }, "You are ", me) : el("span", { class: "you", text: "Spectator" }),
     view.winner != null ? el("strong", { class: "won", text: `${houseOf(view, view.winner).name} wins` }) : null);
-}
-
-function zoomButtons() {
-  return el("div", { class: "zoom", role: "group", "aria-label": "Zoom" },
-    el("button", { type: "button", "data-zoom": "in", "aria-label": "Zoom in", onclick: () => zoomCentre(1.4) }, "+"),
-    el("button", { type: "button", "data-zoom": "out", "aria-label": "Zoom out", onclick: () => zoomCentre(1 / 1.4) }, "−"),
-    el("button", { type: "button", "data-zoom": "reset", "aria-label": "Show the whole map", onclick: () => { S.zoom = { k: 1, x: 0, y: 0 }; applyZoom(); } }, "⤢"));
 }
 
 // -- the panels fetched on demand ---------------------------------------------------------------
@@ -816,46 +738,55 @@ export function render(root, ctx) {
     S.built = buildMap();
     const box = el("div", { class: "got-map", tabindex: "0", "aria-label": "The map: + and − zoom, arrow keys pan, Tab moves between areas" }, S.built.svg);
     S.built.box = box;
-    setupGestures(box);
-    S.built.side = el("div", { class: "got-side" });
-    // and while one rests on its button
-    const onButton = (e) => { const b = e.target.closest && e.target.closest("[data-move]"); previewMoveKey(b ? b.dataset.move : null); };
-    S.built.side.addEventListener("pointerover", onButton);
-    S.built.side.addEventListener("focusin", onButton);
-    S.built.side.addEventListener("pointerleave", () => preview(null));
-    S.built.side.addEventListener("focusout", () => preview(null));
+    // the panels of the moment: over the sea beside Westeros on a wide screen, a sheet above the
+    // action bar on a phone when a decision needs them (a battle, the cards, a bid)
+    S.built.dockBody = el("div", { class: "dock-body" });
+    S.built.fold = el("button", { type: "button", class: "dock-fold", "aria-expanded": "true", onclick: () => {
+      S.folded = !S.folded; paintFold(); placePopover(); } }, "Hide panel");
+    S.built.dock = el("div", { class: "got-dock", "aria-label": "This moment of the game", role: "region" }, S.built.fold, S.built.dockBody);
+    S.built.below = el("div", { class: "got-below" });
     S.built.bar = el("div", { class: "got-bar-wrap" });
-    root.replaceChildren(el("div", { class: "got" }, S.built.bar,
-      el("div", { class: "got-main" }, el("div", { class: "got-mapwrap" }, zoomButtons(), box), S.built.side)));
-    // a player starts looking at home, close enough to read the names and the units' letters:
-    // the map's smallest texts (9 px) drawn at 10 px or more on a phone, at 9 or more on a wider
-    // screen; a spectator at all of it
-    const home = ctx.seat != null && S.fixed.houses[view.houses[ctx.seat]] ? S.fixed.houses[view.houses[ctx.seat]].home : null;
-    if (home && S.map.areas[home]) {
-      const [w, h] = S.map.size; const [ux, uy] = centre(home);
-      const fit = box.clientWidth ? Math.min(box.clientWidth / w, box.clientHeight / h) : 0;
-      const k = fit ? Math.min(6, Math.max(2, (box.clientWidth < 500 ? 1.12 : 1) / fit)) : 2;
-      S.zoom = { k, x: w / 2 - ux * k, y: h / 2 - uy * k };
+    S.built.wrap = el("div", { class: "got-mapwrap" }, box, S.built.bar, zoomButtons(), S.built.dock);
+    root.replaceChildren(el("div", { class: "got" }, S.built.wrap, S.built.below));
+    S.onZoom = placePopover;
+    const above = () => box.style.setProperty("--got-above", `${Math.round(root.getBoundingClientRect().top + scrollY)}px`);
+    above();
+    addEventListener("resize", above);
+    setupGestures(box);
+    frameBox();
+    S.moment = null;
+    if (!root.dataset.gotHover) {
+      // a move's arrow while a pointer or the focus rests on its button (in the panel or the bar)
+      root.dataset.gotHover = "1";
+      const onButton = (e) => { const b = e.target.closest && e.target.closest("[data-move]"); if (b) previewMoveKey(b.dataset.move); };
+      const off = (e) => { if (e.target.closest && e.target.closest("[data-move]")) preview(null); };
+      root.addEventListener("pointerover", onButton);
+      root.addEventListener("focusin", onButton);
+      root.addEventListener("pointerout", off);
+      root.addEventListener("focusout", off);
+      addEventListener("scroll", placePopover, { passive: true });
+      addEventListener("resize", placePopover);
     }
-    applyZoom();
+    watchLog();
   }
-  const focus = document.activeElement && S.built.side.contains(document.activeElement) ? document.activeElement.getAttribute("data-move") || document.activeElement.getAttribute("data-area-button") : null;
+  const focus = document.activeElement && S.built.dock.contains(document.activeElement) ? document.activeElement.getAttribute("data-move") || document.activeElement.getAttribute("data-area-button") : null;
+  noteLastMove(view);
   drawDynamic(view);
+  drawLastMove(view);
   S.built.bar.replaceChildren(statusBar(view));
   const more = needsPanels(view) ? panels() : null;
-  S.built.side.replaceChildren((more && more.combatPanel(view)) || "", actionPanel(view, more), (more && more.westerosPanel(view)) || "", tracksPanel(view));
+  const act = actionPanel(view, more);
+  S.built.dockBody.replaceChildren((more && more.combatPanel(view)) || "", act, S.areaList || "", (more && more.westerosPanel(view)) || "");
+  S.built.below.replaceChildren(tracksPanel(view));
+  S.built.dock.classList.toggle("sheet", sheetMoment(view));
+  paintFold();
   if (focus) {
-    const again = S.built.side.querySelector(`[data-move="${CSS.escape(focus)}"], [data-area-button="${CSS.escape(focus)}"]`);
+    const again = S.built.dock.querySelector(`[data-move="${CSS.escape(focus)}"], [data-area-button="${CSS.escape(focus)}"]`);
     if (again) again.focus({ preventScroll: true });
   }
-  // a battle that begins off-screen in a zoomed map comes into view, once
-  const battle = view.combat ? `${view.round}:${view.combat.from}:${view.combat.area}` : null;
-  if (battle && battle !== S.battle && S.zoom.k > 1.01) {
-    const [w, h] = S.map.size; const [ux, uy] = centre(view.combat.area);
-    S.zoom.x = w / 2 - ux * S.zoom.k; S.zoom.y = h / 2 - uy * S.zoom.k;
-    applyZoom();
-  }
-  S.battle = battle;
+  drawPopover(view);
+  fitMoment(view);
+  placePopover();
   logFilter(view);
   const focused = document.activeElement && document.activeElement.closest && document.activeElement.closest("[data-area]");
   preview(focused && S.built.svg.contains(focused) ? areaMoves(focused.dataset.area) : null);
@@ -869,11 +800,59 @@ export function render(root, ctx) {
   root.classList.toggle("got-over", view.winner != null);
 }
 
+/** Whether a phone shows the panels as a sheet above the bar now: a battle, or a decision made
+ * in the panel (house cards, a bid, a Westeros or wildling card). */
+function sheetMoment(view) {
+  const kind = view.prompt ? view.prompt.kind : "";
+  return Boolean(view.combat) || ["cards", "bid", "ties", "wildling", "westeros_choice", "wildling_choice", "support"].includes(kind);
+}
+
+function paintFold() {
+  const B = S.built;
+  // folding is for a panel over the map (a phone's panels below it never fold)
+  const folded = Boolean(S.folded) && (B.dock.classList.contains("sheet") || innerWidth >= 700);
+  B.dockBody.hidden = folded;
+  B.dock.classList.toggle("folded", folded);
+  B.fold.textContent = folded ? "Show panel" : "Hide panel";
+  B.fold.setAttribute("aria-expanded", String(!folded));
+}
+
+const PHONE_PX = 1.12; // map units to screen pixels on a phone: its smallest texts (9) at 10 px
+
+/** At each new moment (a phase, a prompt, a battle) the view fits what matters now: the whole
+ * of Westeros at the opening and for spectators; a battle's areas; on a phone (or where the
+ * whole map is drawn small) the areas the seat acts on. Between moments the player's own zoom
+ * and pan stay. */
+function fitMoment(view) {
+  const p = view.prompt;
+  const c = view.combat;
+  const moment = c ? `c:${view.round}:${c.from}:${c.area}` : `${view.round}:${view.phase}:${p ? p.kind : ""}`;
+  if (moment === S.moment || !S.frame) return;
+  const first = S.moment == null;
+  S.moment = moment;
+  const phone = S.built.box.clientWidth < 700;
+  const least = phone ? PHONE_PX : 0;
+  if (c) {
+    fitAreas([c.area, c.from, ...Object.keys(c.supporters || {})].filter(Boolean), { least, most: 1.3 });
+    return;
+  }
+  // the seat's home first (its capital: a player looks there first), then the smaller areas
+  const home = S.ctx.seat != null && S.fixed.houses[view.houses[S.ctx.seat]] ? S.fixed.houses[view.houses[S.ctx.seat]].home : null;
+  const kindRank = (id) => (id === home ? 0 : (S.fixed.area[id] || {}).kind === "land" ? 1 : 2);
+  const targets = (p ? highlighted() : []).sort((a, b) => kindRank(a) - kindRank(b));
+  if (p && p.from) targets.unshift(p.from);
+  if (!targets.length || (!phone && (first || S.frame.s >= 0.5))) {
+    if (first || !targets.length) showAll();
+    return;
+  }
+  fitAreas(targets, { least, most: phone ? 1.6 : 1.2 });
+}
+
 // the winner is named here (with the final standings), not again in the table's end box
 export const ownResult = true;
 
 // what panels.js draws with
-export { areaName, HOUSES, houseChip, houseOf, ordinal, orderInfo, S, STRENGTH, TRACK_NAME, UNIT_NAME };
+export { areaMoves, areaName, arrowGeometry, HOUSES, houseChip, houseOf, ordinal, orderInfo, orderLabel, orderToken, S, stars, STRENGTH, TRACK_NAME, UNIT_NAME };
 
 /** The lines this game adds to each player's panel beside the board. */
 export function panel(view, seat) {

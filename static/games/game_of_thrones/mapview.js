@@ -1,0 +1,208 @@
+// A Game of Thrones: how the map is looked at — the frame that fits Westeros into the box (beside
+// the panel docked over the sea on a wide screen), zoom and pan by wheel, pinch, drag and keys,
+// fitting the view to the areas that matter now, and names kept readable at every zoom.
+
+import { el } from "/static/js/kit.js";
+import { S } from "./renderer.js";
+
+const MAX_ZOOM = 8;
+// a name's font box is about 1.16 em high (serif, bold): names are drawn at least this high
+const NAME_PX = 12.4;
+const NAME_EM = 1.16;
+const NAME_FS = 11;
+const PORT_FS = 9.5;
+
+/** Screen pixels per map unit at zoom 1 (the whole map fitted). */
+const fitScale = () => (S.frame ? S.frame.s : 1);
+
+/** The part of the box the map is fitted into: the box but the panel docked on its right. */
+function freeWidth(W) {
+  const dock = S.built.dock;
+  if (!dock || getComputedStyle(dock).position !== "absolute" || dock.hidden) return W;
+  return Math.max(W * 0.45, W - dock.offsetWidth - 16);
+}
+
+/** The svg's viewBox made to cover the whole box, Westeros fitted in its free part. */
+export function frameBox() {
+  const box = S.built.box;
+  const W = box.clientWidth; const H = box.clientHeight;
+  if (!W || !H) return;
+  const [w, h] = S.map.size;
+  const free = freeWidth(W);
+  const s = Math.min(free / w, H / h);
+  const vw = W / s; const vh = H / s;
+  const x0 = -(free / s - w) / 2; const y0 = -(vh - h) / 2;
+  S.frame = { s, x0, y0, vw, vh };
+  S.built.svg.setAttribute("viewBox", `${x0.toFixed(1)} ${y0.toFixed(1)} ${vw.toFixed(1)} ${vh.toFixed(1)}`);
+  applyZoom();
+}
+
+export function applyZoom() {
+  const z = S.zoom;
+  const [w, h] = S.map.size;
+  const f = S.frame || { x0: 0, y0: 0, vw: w, vh: h, s: 1 };
+  z.k = Math.min(MAX_ZOOM, Math.max(1, z.k));
+  // the map may move anywhere inside the view while it is smaller, and must cover it when larger
+  const clamp = (v, x0, vw, size) => { const a = x0; const b = x0 + vw - size * z.k; return Math.min(Math.max(a, b), Math.max(Math.min(a, b), v)); };
+  z.x = z.k <= 1.001 ? 0 : clamp(z.x, f.x0, f.vw, w);
+  z.y = z.k <= 1.001 ? 0 : clamp(z.y, f.y0, f.vh, h);
+  S.built.world.setAttribute("transform", `translate(${z.x.toFixed(1)} ${z.y.toFixed(1)}) scale(${z.k.toFixed(3)})`);
+  S.built.box.style.touchAction = z.k > 1.01 ? "none" : "pan-y";
+  S.built.box.dataset.zoom = z.k.toFixed(2);
+  // names keep a readable size however far out the map is: drawn larger when it is small
+  const px = fitScale() * z.k;
+  const grow = (fs) => Math.min(2.1, Math.max(1, NAME_PX / (fs * NAME_EM * px)));
+  S.built.svg.style.setProperty("--ls", grow(NAME_FS).toFixed(3));
+  S.built.svg.style.setProperty("--lsp", grow(PORT_FS).toFixed(3));
+  if (S.onZoom) S.onZoom();
+}
+
+function toMap(clientX, clientY) {
+  const m = S.built.svg.getScreenCTM();
+  if (!m) return [0, 0];
+  const p = new DOMPoint(clientX, clientY).matrixTransform(m.inverse());
+  return [p.x, p.y];
+}
+
+function zoomAt(factor, mx, my) {
+  const z = S.zoom;
+  const k = Math.min(MAX_ZOOM, Math.max(1, z.k * factor));
+  z.x = mx - (mx - z.x) * (k / z.k);
+  z.y = my - (my - z.y) * (k / z.k);
+  z.k = k;
+  applyZoom();
+}
+
+function zoomCentre(factor) {
+  const r = visibleRect();
+  const [mx, my] = toMap(r.left + r.width / 2, r.top + r.height / 2);
+  zoomAt(factor, mx, my);
+}
+
+function pan(dx, dy) { S.zoom.x += dx; S.zoom.y += dy; applyZoom(); }
+
+export function showAll() { S.zoom = { k: 1, x: 0, y: 0 }; applyZoom(); }
+
+export function zoomButtons() {
+  return el("div", { class: "zoom", role: "group", "aria-label": "Zoom" },
+    el("button", { type: "button", "data-zoom": "in", "aria-label": "Zoom in", onclick: () => zoomCentre(1.4) }, "+"),
+    el("button", { type: "button", "data-zoom": "out", "aria-label": "Zoom out", onclick: () => zoomCentre(1 / 1.4) }, "−"),
+    el("button", { type: "button", "data-zoom": "reset", "aria-label": "Show the whole map", onclick: showAll }, "⤢"));
+}
+
+/** The part of the map's box the player sees now: inside the window, below a sticky bar at the
+ * top, above a bar fixed at a phone's bottom, left of the docked panel. */
+export function visibleRect() {
+  const b = S.built.box.getBoundingClientRect();
+  let top = Math.max(b.top, 0); let bottom = Math.min(b.bottom, innerHeight);
+  const bar = document.getElementById("action-bar");
+  if (bar) {
+    const r = bar.getBoundingClientRect();
+    if (r.height && r.top > innerHeight / 2) bottom = Math.min(bottom, r.top);
+    else if (r.height && r.bottom > top && r.top <= top + 1) top = Math.max(top, r.bottom);
+  }
+  const sheet = S.built.dock && S.built.dock.classList.contains("sheet") && !S.built.dock.hidden ? S.built.dock.getBoundingClientRect() : null;
+  if (sheet && sheet.height && sheet.top > top) bottom = Math.min(bottom, sheet.top);
+  const right = b.left + freeWidth(b.width);
+  return { left: b.left, top, width: Math.max(40, right - b.left), height: Math.max(40, bottom - top) };
+}
+
+/** The box (in map units) around some areas' pieces (where a tap on an area is expected) and
+ * their names. */
+function areaBox(ids) {
+  let x0 = Infinity; let y0 = Infinity; let x1 = -Infinity; let y1 = -Infinity;
+  for (const id of ids) {
+    const a = S.map.areas[id];
+    if (!a) continue;
+    for (const [x, y] of [a.u, a.l]) {
+      x0 = Math.min(x0, x - 45); y0 = Math.min(y0, y - 35); x1 = Math.max(x1, x + 45); y1 = Math.max(y1, y + 35);
+    }
+  }
+  return x0 < x1 ? [x0, y0, x1, y1] : null;
+}
+
+/** Brings the areas into the visible part of the box, as close as they fit (never closer than
+ * `most`, never farther than `least` screen pixels per map unit when given); the first area
+ * stays in view when they do not all fit at that scale. */
+export function fitAreas(ids, { least = 0, most = 1.6 } = {}) {
+  const box = areaBox(ids);
+  if (!box || !S.frame) return;
+  const r = visibleRect();
+  const pad = 24;
+  const s = S.frame.s;
+  let px = Math.min((r.width - 2 * pad) / (box[2] - box[0]), (r.height - 2 * pad) / (box[3] - box[1]));
+  px = Math.min(Math.max(px, least), Math.max(most, least));
+  const k = Math.min(MAX_ZOOM, Math.max(1, px / s));
+  px = s * k;
+  let [cx, cy] = [(box[0] + box[2]) / 2, (box[1] + box[3]) / 2];
+  if ((box[2] - box[0]) * px > r.width - 2 * pad || (box[3] - box[1]) * px > r.height - 2 * pad) {
+    const first = areaBox(ids.slice(0, 1));
+    if (first) [cx, cy] = [(first[0] + first[2]) / 2, (first[1] + first[3]) / 2];
+  }
+  // the map point at the centre of the visible part, before and after
+  const b = S.built.box.getBoundingClientRect();
+  const [vx, vy] = [S.frame.x0 + (r.left + r.width / 2 - b.left) / s, S.frame.y0 + (r.top + r.height / 2 - b.top) / s];
+  S.zoom = { k, x: vx - cx * k, y: vy - cy * k };
+  applyZoom();
+}
+
+export function setupGestures(box) {
+  const pts = new Map();
+  let start = null;
+  box.addEventListener("wheel", (e) => {
+    e.preventDefault();
+    const [mx, my] = toMap(e.clientX, e.clientY);
+    zoomAt(e.deltaY < 0 ? 1.2 : 1 / 1.2, mx, my);
+  }, { passive: false });
+  box.addEventListener("pointerdown", (e) => {
+    S.pressAt = performance.now();
+    pts.set(e.pointerId, [e.clientX, e.clientY]);
+    start = { pts: new Map(pts), zoom: { ...S.zoom }, moved: false };
+  });
+  box.addEventListener("pointermove", (e) => {
+    if (!pts.has(e.pointerId) || !start) return;
+    pts.set(e.pointerId, [e.clientX, e.clientY]);
+    if (pts.size === 1 && start.pts.has(e.pointerId)) {
+      const [sx, sy] = start.pts.get(e.pointerId);
+      const dx = e.clientX - sx; const dy = e.clientY - sy;
+      if (!start.moved && Math.hypot(dx, dy) < 8) return;
+      if (S.zoom.k <= 1.01 && e.pointerType === "touch") return; // the page scrolls instead
+      start.moved = true;
+      S.zoom.x = start.zoom.x + dx / fitScale(); S.zoom.y = start.zoom.y + dy / fitScale();
+      applyZoom();
+    } else if (pts.size === 2) {
+      const [a, b] = [...pts.values()]; const [a0, b0] = [...start.pts.values()];
+      if (!a0 || !b0) return;
+      const d = Math.hypot(a[0] - b[0], a[1] - b[1]); const d0 = Math.hypot(a0[0] - b0[0], a0[1] - b0[1]) || 1;
+      S.zoom = { ...start.zoom };
+      applyZoom();
+      const [mx, my] = toMap((a0[0] + b0[0]) / 2, (a0[1] + b0[1]) / 2);
+      start.moved = true;
+      zoomAt(d / d0, mx, my);
+    }
+  });
+  const end = (e) => {
+    pts.delete(e.pointerId);
+    if (start && start.moved) S.dragged = true;
+    if (!pts.size) { start = null; setTimeout(() => { S.dragged = false; }, 0); } else start = { pts: new Map(pts), zoom: { ...S.zoom }, moved: true };
+  };
+  box.addEventListener("pointerup", end);
+  box.addEventListener("pointercancel", end);
+  box.addEventListener("keydown", (e) => {
+    const step = 80;
+    const act = { "+": () => zoomCentre(1.3), "=": () => zoomCentre(1.3), "-": () => zoomCentre(1 / 1.3), 0: showAll,
+      ArrowLeft: () => pan(step, 0), ArrowRight: () => pan(-step, 0), ArrowUp: () => pan(0, step), ArrowDown: () => pan(0, -step) }[e.key];
+    if (act && !(e.key.startsWith("Arrow") && S.zoom.k <= 1.01)) { e.preventDefault(); act(); }
+  });
+  // an area reached by the keyboard off-screen comes into view; one pressed by a pointer never
+  // moves (the press and its release must land on the same area: one tap chooses it)
+  box.addEventListener("focusin", (e) => {
+    const id = e.target.dataset && e.target.dataset.area;
+    if (!id || S.zoom.k <= 1.01 || performance.now() - (S.pressAt || 0) < 1000) return;
+    const r = e.target.getBoundingClientRect(); const v = visibleRect();
+    if (r.left >= v.left && r.right <= v.left + v.width && r.top >= v.top && r.bottom <= v.top + v.height) return;
+    S.pannedAt = performance.now();
+    fitAreas([id], { least: fitScale() * S.zoom.k, most: fitScale() * S.zoom.k });
+  });
+  new ResizeObserver(() => frameBox()).observe(box);
+}
