@@ -34,7 +34,7 @@ from sqlalchemy.ext.asyncio import async_sessionmaker
 
 from app.models import GameTable, HandoverVote, MoveRecord, Player, SeatChange, Snapshot
 from app.takeback import TakeBackGap, TurnChain, capture_points, chain_after, is_take_back, restore, timed_out
-from engines.base import Engine, Event, new_game
+from engines.base import Engine, Event, new_game, seat_labels
 
 SEAT_REF = re.compile(r"\{seat:(\d+)\}")
 
@@ -144,6 +144,8 @@ class LiveTable:
     chain: TurnChain | None = None  # the latest moves their seat may take back (app/takeback.py)
     _names: dict[int, str] = field(default_factory=dict)
     _names_key: tuple[str, int] | None = None
+    _seat_names: dict[int, str] = field(default_factory=dict)
+    _seat_names_key: tuple[str, int, bool] | None = None
 
     @property
     def min_seats(self) -> int:
@@ -182,8 +184,30 @@ class LiveTable:
             self._names_key = key
         return self._names
 
+    def labels(self) -> list[str] | None:
+        """Each seat's name in the game (a house) when the engine gives one (the optional
+        ``seat_labels`` of the protocol), once the game is dealt; else None."""
+        if self.state is None or self.status == "gathering":
+            return None
+        return seat_labels(self.engine, self.state)
+
+    def seat_names(self) -> dict[int, str]:
+        """How texts name each seat: its player's name, or, where the game names its seats (a
+        house), that name with the player's beside it: "Lannister (Cyril)"."""
+        key = (self.status, len(self.players), self.state is not None)
+        if self._seat_names_key != key:
+            names = self.names_by_seat()
+            labels = self.labels()
+            if labels is None:
+                self._seat_names = dict(names)
+            else:
+                self._seat_names = {s: f"{label} ({names[s]})" if s in names else label
+                                    for s, label in enumerate(labels)}
+            self._seat_names_key = key
+        return self._seat_names
+
     def render_text(self, text: str) -> str:
-        names = self.names_by_seat()
+        names = self.seat_names()
         return SEAT_REF.sub(lambda m: names.get(int(m.group(1)), f"Seat {int(m.group(1)) + 1}"), text)
 
     def settle(self) -> None:

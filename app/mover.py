@@ -91,7 +91,7 @@ class Mover:
                                "take it back." if player.bot else "The seat's player took it back.")
             seat = player.seat
             if seat not in live.awaiting:
-                names = live.names_by_seat()
+                names = live.seat_names()
                 who = ", ".join(names.get(s, "?") for s in live.awaiting) or "nobody"
                 raise ApiError(422, "not_your_turn", f"It is not your turn: the table awaits {who}.")
             live.pending = True

@@ -174,7 +174,7 @@ def contents(live: LiveTable, book: Book, seat: int | None) -> JSON:
         steps.append({"seq": e.seq, "seat": e.seat, "undo": is_take_back(e.move), "log": lines})
     return {"code": live.code, "game": live.game, "title": live.engine.title, "seat": seat,
             "players": [{"seat": p.seat, "name": p.name} for p in live.players if p.seat is not None],
-            "steps": steps, "rounds": book.rounds, "result": live.result}
+            "labels": live.labels(), "steps": steps, "rounds": book.rounds, "result": live.result}
 
 
 def step(live: LiveTable, book: Book, seq: int, seat: int | None) -> JSON:

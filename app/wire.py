@@ -34,6 +34,8 @@ def public_summary(live: LiveTable, connected: set[int] | frozenset[int] = froze
         "seed_hash": live.seed_hash if live.status != "gathering" else None,
         "seed": live.seed if live.status == "finished" else None,
         "result": live.result,
+        # where the game names its seats (houses), pages name them so, the player beside it
+        "labels": live.labels(),
     }
 
 
@@ -42,7 +44,8 @@ def log_for(live: LiveTable, seat: int | None, after_seq: int = -1) -> list[dict
     ``after_seq`` < 0 is the whole log, opening with the seats drawn by lot."""
     out: list[dict[str, Any]] = []
     if after_seq < 0 and live.status != "gathering":
-        order = ", ".join(f"{p.seat + 1}. {p.name}" for p in live.players if p.seat is not None)
+        names = live.seat_names()
+        order = ", ".join(f"{p.seat + 1}. {names.get(p.seat, p.name)}" for p in live.players if p.seat is not None)
         out.append({"seq": 0, "text": f"Seats were drawn by lot: {order}. The game begins."})
     key = str(seat) if seat is not None else None
     changes = [c for c in live.seat_changes if c[0] > after_seq] if live.seat_changes else []

@@ -10,6 +10,8 @@ const r = { book: null, at: 0, views: new Map(), playing: null, render: null, pa
 
 const nameOf = (seat) => {
   const p = r.book && r.book.players.find((q) => q.seat === seat);
+  const label = r.book && r.book.labels && r.book.labels[seat]; // a house, where the game names seats
+  if (label) return p ? `${label} (${p.name})` : label;
   return p ? p.name : `Seat ${seat + 1}`;
 };
 const last = () => (r.book ? r.book.steps.length : 0);

@@ -38,8 +38,12 @@ function mySeat() {
   return me ? me.seat : null;
 }
 
+// A game that names its seats (A Game of Thrones' houses) sends them as the table's "labels":
+// every seat is then named by it, the player beside it ("Lannister (Cyril)"), as in the log.
 function nameOf(seat) {
   const p = state.table && state.table.players.find((q) => q.seat === seat);
+  const label = state.table && state.table.labels && state.table.labels[seat];
+  if (label) return p ? `${label} (${p.name})` : label;
   return p ? p.name : `Seat ${seat + 1}`;
 }
 
@@ -504,7 +508,8 @@ export function namedLine(text, me) {
 }
 
 function logText(text) {
-  const me = boot.you && boot.you.name;
+  const seat = mySeat();
+  const me = seat !== null ? nameOf(seat) : boot.you && boot.you.name;
   return me ? namedLine(text, me) : text;
 }
 
@@ -542,7 +547,8 @@ function onChat(messages) {
   }
   for (const m of messages) {
     if (chat.querySelector(`[data-id="${m.id}"]`)) continue;
-    chat.append(el("li", { "data-id": m.id }, el("span", { class: "name", text: m.name }), " ", chatText(m.text)));
+    const who = m.seat != null && state.table && state.table.labels ? nameOf(m.seat) : m.name;
+    chat.append(el("li", { "data-id": m.id }, el("span", { class: "name", text: who }), " ", chatText(m.text)));
     if (state.chatSent && boot.you && m.name === boot.you.name && m.text === state.chatSent) {
       state.chatSent = null;
       const input = $("chat-text");
