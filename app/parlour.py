@@ -73,7 +73,6 @@ class Parlour:
     async def start(self) -> None:
         await self.journal.start()
         await self.notifier.start(self.hub.on_notification)
-        await self.pusher.start()
         await self.clocks.start()
         # The modules and data loaded so far live as long as the process: keep them out of the
         # cyclic collector's way, and let it run less often (its full passes over thousands of

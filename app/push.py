@@ -23,9 +23,8 @@ import logging
 import time
 from collections import OrderedDict
 from collections.abc import Coroutine
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import aiohttp
 import orjson
 from sqlalchemy import delete, select, update
 from sqlalchemy.exc import IntegrityError
@@ -36,8 +35,10 @@ from app.errors import ApiError
 from app.hub import Connection, Hub
 from app.live import LiveTable, LiveTables
 from app.models import PushSubscription, ServerKey
-from app.push_client import PushClient
 from app.push_policy import MAX_ENDPOINT, PushPolicy, Refused
+
+if TYPE_CHECKING:
+    from app.push_client import PushClient
 
 log = logging.getLogger("parlour.push")
 KEY_NAME = "vapid_private_pem"
@@ -89,9 +90,11 @@ class Pusher:
         self.hub = hub
         self.contact = settings.push_contact
         self.policy = PushPolicy(settings.push_services, settings.push_test_port)
-        self.client = PushClient(self.policy, settings.push_ca_file)
+        self.ca_file = settings.push_ca_file
+        self._client: PushClient | None = None
         self.vapid: Any = None
-        self.public_key = ""
+        self._public_key = ""
+        self._key_lock = asyncio.Lock()
         self._awaited: OrderedDict[int, tuple[int, frozenset[int]]] = OrderedDict()
         self._tasks: set[asyncio.Task[Any]] = set()
         self._subscribers: OrderedDict[int, tuple[float, frozenset[int]]] = OrderedDict()
@@ -100,8 +103,27 @@ class Pusher:
         self.sent = self.failed = self.refused = self.dropped = self.forgotten = 0
         hub.extras.append(self._on_change)
 
-    async def start(self) -> None:
-        """Load the VAPID key pair, or make it on the very first start (one process wins)."""
+    @property
+    def client(self) -> PushClient:
+        """The sending client, made at the first push: most processes never send one, and its HTTP
+        library is among the largest a process would otherwise load at start."""
+        if self._client is None:
+            from app.push_client import PushClient
+
+            self._client = PushClient(self.policy, self.ca_file)
+        return self._client
+
+    async def public_key(self) -> str:
+        """The VAPID public key (base64url) a page subscribes with; the key pair is loaded, or
+        made, when first wanted: by a page subscribing, or by a push to send."""
+        if self.vapid is None:
+            async with self._key_lock:
+                if self.vapid is None:
+                    await self._load_key()
+        return self._public_key
+
+    async def _load_key(self) -> None:
+        """Load the VAPID key pair, or make it the very first time (one process wins)."""
         from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
         from py_vapid import Vapid
 
@@ -118,15 +140,17 @@ class Pusher:
             async with self.live.sessions() as s:
                 pem = await s.scalar(select(ServerKey.value).where(ServerKey.name == KEY_NAME))
         assert pem is not None
-        self.vapid = Vapid.from_pem(pem.encode())
-        self.public_key = b64url(self.vapid.public_key.public_bytes(Encoding.X962, PublicFormat.UncompressedPoint))
+        vapid = Vapid.from_pem(pem.encode())
+        self._public_key = b64url(vapid.public_key.public_bytes(Encoding.X962, PublicFormat.UncompressedPoint))
+        self.vapid = vapid
 
     async def stop(self) -> None:
         if self._tasks:
             await asyncio.wait(set(self._tasks), timeout=5)
         for task in list(self._tasks):
             task.cancel()
-        await self.client.close()
+        if self._client is not None:
+            await self._client.close()
 
     def stats(self) -> dict[str, int]:
         return {"sent": self.sent, "failed": self.failed, "refused": self.refused, "dropped": self.dropped,
@@ -213,10 +237,11 @@ class Pusher:
     async def notify(self, live: LiveTable, player_id: int, seq: int) -> int:
         """Start sending "your turn" to each of the player's subscriptions not yet sent one at
         ``seq``; the number started."""
-        if self.vapid is None:
-            return 0
         async with self.live.sessions() as s:
             subs = (await s.scalars(select(PushSubscription).where(PushSubscription.player_id == player_id))).all()
+        if not subs:
+            return 0
+        await self.public_key()  # the signing key, loaded at the first push
         payload = orjson.dumps({
             "title": f"Your turn — {live.engine.title}",
             "body": f"Table {live.code}: the others await your move.",
@@ -239,6 +264,8 @@ class Pusher:
         return started
 
     async def _send(self, sub_id: int, endpoint: str, p256dh: str, auth: str, payload: bytes) -> None:
+        from app.push_client import UNANSWERED
+
         host = "?"
         try:
             # Checked again: the rule may have changed since it was stored, or it predates the rule.
@@ -249,7 +276,7 @@ class Pusher:
             self.refused += 1
             log.warning("a push to %s was refused: %s", host, exc)
             return
-        except (aiohttp.ClientError, OSError, TimeoutError) as exc:
+        except UNANSWERED as exc:
             self.failed += 1
             log.info("a push to %s could not be sent: %s", host, exc.__class__.__name__)
             return

@@ -62,6 +62,10 @@ class CheckedResolver(AbstractResolver):
         pass
 
 
+UNANSWERED = (aiohttp.ClientError, OSError, TimeoutError)
+"""What a push that got no answer raises: the push service is unreachable, slow or broken."""
+
+
 class PushClient:
     """``ca_file``: the certificates trusted for push services instead of the system's (tests)."""
 

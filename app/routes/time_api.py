@@ -64,7 +64,7 @@ async def table_clock(code: str, request: Request, parlour: ParlourDep) -> JSON:
 @router.get("/push/key")
 async def push_key(parlour: ParlourDep) -> JSON:
     """The server's VAPID public key (base64url): the page subscribes with it."""
-    return {"key": parlour.pusher.public_key}
+    return {"key": await parlour.pusher.public_key()}
 
 
 @router.post("/seats/{token}/push", status_code=201)
