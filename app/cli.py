@@ -14,6 +14,12 @@ from pathlib import Path
 
 from app.config import Settings
 
+# On SIGTERM: how long requests and sockets still at work (a move being stored) may take before
+# they are cancelled; a socket's message in hand has SHUTDOWN_GRACE (app/websocket_protocol.py)
+# before its close. With the application's own stop after it, a process is gone well within the
+# 10 s a container is given before SIGKILL.
+GRACEFUL_SHUTDOWN_SECONDS = 6
+
 
 def database_folder_problem(url: str) -> str | None:
     """For a SQLite database: why this user cannot write where it lies (None: it can)."""
@@ -61,6 +67,7 @@ def serve(args: argparse.Namespace) -> int:
                 proxy_headers=True, ws="app.websocket_protocol:LeanWebSocketProtocol", ws_max_size=1024 * 1024,
                 ws_ping_interval=settings.keepalive_seconds or None, ws_per_message_deflate=False,
                 log_level=args.log_level, access_log=not args.no_access_log,
+                timeout_graceful_shutdown=GRACEFUL_SHUTDOWN_SECONDS,
                 log_config=logs if logs is not None else LOGGING_CONFIG)
     return 0
 

@@ -35,6 +35,8 @@ from websockets.server import ServerProtocol
 
 log = logging.getLogger("uvicorn.error")
 CLOSE_TIMEOUT = 10.0  # seconds to wait for the peer's answer to our close frame
+SHUTDOWN_GRACE = 5.0  # seconds a message in hand at shutdown (a move being stored) has to finish
+RESTART_CODE = 1012  # service restart: the page reconnects, to another replica behind a proxy
 INBOX_LIMIT = 8  # messages received and not yet taken by the application, before reading pauses
 OPCODE_TEXT = 0x81  # FIN + text
 OPCODE_BINARY = 0x82  # FIN + binary
@@ -72,6 +74,7 @@ class LeanWebSocketProtocol(asyncio.Protocol):
         "read_paused",
         "response",
         "scope",
+        "shutting_down",
         "tasks",
         "transport",
         "waiter",
@@ -100,6 +103,7 @@ class LeanWebSocketProtocol(asyncio.Protocol):
         self.write_waiter: asyncio.Future[None] | None = None  # a send() awaiting a drained socket
         self.write_paused = False
         self.handshake_complete = False
+        self.shutting_down = False
         self.close_sent = False
         self.disconnected = False
         self.close_timer: asyncio.TimerHandle | None = None
@@ -148,16 +152,39 @@ class LeanWebSocketProtocol(asyncio.Protocol):
     # -- uvicorn's shutdown ---------------------------------------------------------------------
 
     def shutdown(self) -> None:
+        """The server is stopping (SIGTERM). Nothing more is read; a message the application
+        has in hand (a move being stored) is finished, its answers sent, and then the socket is
+        closed with 1012 so the page reconnects, through the proxy, to a replica that stays.
+        Messages received and not yet taken are dropped: their sender was never answered, and
+        sends them again after reconnecting. An application idle in receive() is closed now."""
         self._stop_timers()
         if self.close_sent:
             self.transport.close()
             return
-        if self.handshake_complete:
-            self._deliver({"type": "websocket.disconnect", "code": 1012})
-            self.conn.send_close(1012)
-        else:
+        if not self.handshake_complete:
             self.conn.send_response(self.conn.reject(HTTPStatus.INTERNAL_SERVER_ERROR, ""))
-        self._flush()
+            self._flush()
+            self.close_sent = True
+            self.transport.close()
+            return
+        self.shutting_down = True
+        if not self.read_paused:
+            self.read_paused = True
+            self.transport.pause_reading()
+        self.inbox = [m for m in self.inbox if m["type"] == "websocket.disconnect"]
+        if self.waiter is not None or self.scope is None:  # idle, or the application is done
+            self._close_for_restart()
+        else:
+            self.close_timer = self.loop.call_later(SHUTDOWN_GRACE, self._close_for_restart)
+
+    def _close_for_restart(self) -> None:
+        self._stop_timers()
+        if self.close_sent:
+            return
+        self._deliver({"type": "websocket.disconnect", "code": RESTART_CODE})
+        if self.conn.state is State.OPEN:
+            self.conn.send_close(RESTART_CODE)
+            self._flush()
         self.close_sent = True
         self.transport.close()
 
@@ -284,10 +311,14 @@ class LeanWebSocketProtocol(asyncio.Protocol):
             elif result is not None:
                 log.error("ASGI callable should return None, but returned '%s'.", result)
         self.scope = None
+        if self.shutting_down:
+            self._close_for_restart()
         if self.close_timer is None:
             self.transport.close()
 
     async def receive(self) -> dict[str, Any]:
+        if self.shutting_down:  # the message in hand is done: nothing more is taken
+            self._close_for_restart()
         while not self.inbox:
             self.waiter = self.loop.create_future()
             try:
@@ -295,7 +326,7 @@ class LeanWebSocketProtocol(asyncio.Protocol):
             finally:
                 self.waiter = None
         message = self.inbox.pop(0)
-        if self.read_paused and not self.inbox and not self.close_sent:
+        if self.read_paused and not self.inbox and not self.close_sent and not self.shutting_down:
             self.read_paused = False
             self.transport.resume_reading()
         return message
