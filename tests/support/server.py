@@ -32,8 +32,10 @@ class ServerProcess:
     """
 
     def __init__(self, url: str, log_path: Path, port: int | None = None, engines: str = TALLY,
-                 extra_env: dict[str, str] | None = None, core: int | None = None, quiet: bool = False) -> None:
+                 extra_env: dict[str, str] | None = None, core: int | None = None, quiet: bool = False,
+                 host: str = "127.0.0.1") -> None:
         self.db_url = url
+        self.host = host  # any 127.x.y.z: several processes as several hosts would be
         self.port = port or free_port()
         self.log_path = log_path
         self.engines = engines
@@ -44,13 +46,17 @@ class ServerProcess:
 
     @property
     def base(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
+        return f"http://{self.host}:{self.port}"
+
+    @property
+    def address(self) -> str:
+        return f"{self.host}:{self.port}"
 
     def start(self, timeout: float = 60) -> ServerProcess:
         env = {**os.environ, "DATABASE_URL": self.db_url, "PARLOUR_ENGINES": self.engines,
                "PYTHONUNBUFFERED": "1", **self.extra_env}
         env.pop("PUBLIC_URL", None)
-        cmd = [sys.executable, "-m", "app.cli", "serve", "--host", "127.0.0.1", "--port", str(self.port)]
+        cmd = [sys.executable, "-m", "app.cli", "serve", "--host", self.host, "--port", str(self.port)]
         if self.quiet:
             cmd += ["--no-access-log", "--log-level", "warning"]
         if self.core is not None and shutil.which("taskset"):
