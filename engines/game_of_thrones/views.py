@@ -16,6 +16,7 @@ from engines.game_of_thrones import wildlings as WL
 from engines.game_of_thrones.components import BOARD, HOUSE_CARDS, HOUSES, ORDERS, TRACK_NAMES
 from engines.game_of_thrones.shared import area_name
 from engines.game_of_thrones.state import PLANNING, GameState
+from engines.game_of_thrones.status import status
 from engines.kit import counted, prompt
 
 if TYPE_CHECKING:
@@ -110,6 +111,7 @@ def public_view(eng: GameOfThrones, state: GameState) -> dict[str, Any]:
         "combat": combat,
         "decision": top.kind if top is not None else ("orders" if planning else None),
         "awaited": sorted(eng.awaited(state)),
+        "status": status(state, eng.awaited(state)),
         "winner": state.winner,
         "standings": standings(state) if state.winner is not None else None,
         "prompt": None,
