@@ -38,6 +38,8 @@ CASTLE_WORTH = 3.0
 """Land areas a castle or stronghold is worth (seven of them win at once)."""
 POWER_WORTH = 0.2
 """Land areas an available Power token is worth (bids, supporting a march into the open)."""
+SPARE_POWER = 5
+"""Below this many Power tokens the bot saves them (bids, the wildlings, castles to hold)."""
 CAPITAL_GUARD = 12.0
 """A Defense order on a threatened capital scores above any march (which score 10 and more)."""
 BATTLE_SUPPORT = 4.0
@@ -181,7 +183,8 @@ def order_score(state: Any, seat: int, area: str, token: str) -> float:
         if here.kind != LAND:
             return 0.5
         muster = 3.0 if order.special and here.castle else 0.0
-        return 2.0 + here.crowns + muster
+        poor = 1.5 if state.power[seat] < SPARE_POWER else 0.0
+        return 2.0 + here.crowns + muster + poor
     near = threatened(state, seat, area)
     if kind == "defense":
         if area == capital(state, seat) and capital_threatened(state, seat):
@@ -263,8 +266,15 @@ def march_pick(engine: Engine, state: Any, seat: int, moves: list[Move]) -> Move
     if best is not None:
         return best
     ends = [m for m in moves if m["type"] == "end_march"]
-    keep = [m for m in ends if m["power"]]
+    keep = [m for m in ends if m["power"]] if token_worth_leaving(state, seat, origin) else []
     return (keep or ends)[0] if ends else None
+
+
+def token_worth_leaving(state: Any, seat: int, area: str) -> bool:
+    """Whether to spend a Power token holding an area a march empties: a castle (seven win)
+    always; other land only while two tokens stay for bids and the wildlings."""
+    power = int(state.power[seat])
+    return power >= 1 if BOARD.areas[area].castle else power >= 3
 
 
 def capital_guard(state: Any, seat: int, origin: str, staged: list[list[str]]) -> int | None:

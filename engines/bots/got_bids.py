@@ -3,7 +3,7 @@
 A short search cannot value a place on an influence track (its worth shows over the rounds
 after) and bids blind, so it spread its Power at random: nine on one track and nothing on the
 next. The rules here spend as a player would: keep some Power for the wildlings when their
-threat is high, spread the rest over the tracks still to bid, pay no more than it takes to be
+threat is high, spread the rest over the tracks still to bid (and a part kept), pay no more than it takes to be
 first where every other house's Power is known (bids are public once spent, and so is what
 is left), and never pour everything into a track it already leads.
 """
@@ -34,7 +34,7 @@ def track_bid(state: Any, seat: int, track: str) -> int:
     power = int(state.power[seat])
     spend = max(0, power - wildling_reserve(state, seat))
     left = len(TRACKS) - TRACKS.index(track)
-    share = ceil(spend / left) if left > 1 else spend - spend // 3
+    share = spend // (left + 1)  # a part for each track to bid and one kept: never everything
     richest = max((int(state.power[s]) for s in range(state.seats) if s != seat), default=0)
     throne = state.tracks["iron_throne"][0] == seat  # the Iron Throne breaks ties
     first = richest if throne else richest + 1

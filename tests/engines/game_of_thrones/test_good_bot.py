@@ -59,6 +59,25 @@ def test_the_good_bot_marches_out_of_its_capital_only_what_leaves_it_held():
     assert state.owner["winterfell"] == stark
 
 
+def march_all_out(origin: str, to: str, power: int) -> dict[str, Any]:
+    """Stark's footman marches from ``origin`` into empty ``to``; the good bot's way to end."""
+    state = position(6, {origin: ("stark", ["footman"]), "lannisport": ("lannister", ["footman"])})
+    stark = seat(state, "stark")
+    state.power[stark] = power
+    plan(state, {origin: "march", "lannisport": "defense-plus-one"})
+    play(state, stark, "march", area=origin)
+    play(state, stark, "move", unit="footman", to=to)
+    move = good(state, stark)
+    assert move["type"] == "end_march"
+    return move
+
+
+def test_the_good_bot_spends_power_to_hold_a_castle_it_empties_but_keeps_its_last_tokens_elsewhere():
+    assert march_all_out("white-harbor", "widows-watch", 1)["power"] is True  # a castle
+    assert march_all_out("karhold", "castle-black", 2)["power"] is False  # crowns, but the last two tokens
+    assert march_all_out("karhold", "castle-black", 3)["power"] is True
+
+
 # -- mustering -------------------------------------------------------------------------------------
 
 def test_the_good_bot_musters_with_a_special_consolidate_power_in_its_stronghold_and_spends_every_point():
