@@ -49,25 +49,11 @@ from app.mover import Mover
 from app.notify import Notifier
 from app.rooms import find_seat, free_seat, seat_at
 from app.tokens import hash_token, new_token
-from app.user_text import ascii_int
 from engines.bots import LEVELS
 
 log = logging.getLogger("parlour.bots")
 LOCK_SPACE = 0x626F  # the first key of the bots' advisory locks ("bo"); the second is the table id
-BOT_AFTER_MAX = 7 * 24 * 3600
 CLAIM_AGAIN_SECONDS = 2.0
-
-
-def check_bot_after(value: object) -> int | None:
-    """The founder's "hand an absent seat to a bot after" in seconds: None (off) or 1 s to a week."""
-    if value is None or value == "" or value == 0:
-        return None
-    if isinstance(value, str):  # from the founding form: ASCII digits only
-        value = ascii_int(value)
-    if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= BOT_AFTER_MAX:
-        raise ApiError(422, "invalid_bot_after", "The time after which an absent seat may go to a bot "
-                       f"is a whole number of seconds from 1 to {BOT_AFTER_MAX} (or none: off).")
-    return value
 
 
 def check_level(level: object) -> str:

@@ -28,7 +28,7 @@ from app.live import LiveTable, LiveTables, PlayerInfo
 from app.models import Base, GameTable, Player, utcnow
 from app.notify import Notifier
 from app.tokens import hash_token, new_code, new_seed, new_token
-from app.user_text import visible
+from app.user_text import ascii_int, visible
 from engines.base import Engine, resolve_options, rules_version
 
 NAME_MAX = 24
@@ -104,6 +104,21 @@ def unknown_seat() -> ApiError:
     return ApiError(404, "unknown_seat", "No seat has this address.")
 
 
+BOT_AFTER_MAX = 7 * 24 * 3600
+
+
+def check_bot_after(value: object) -> int | None:
+    """The founder's "hand an absent seat to a bot after" in seconds: None (off) or 1 s to a week."""
+    if value is None or value == "" or value == 0:
+        return None
+    if isinstance(value, str):  # from the founding form: ASCII digits only
+        value = ascii_int(value)
+    if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= BOT_AFTER_MAX:
+        raise ApiError(422, "invalid_bot_after", "The time after which an absent seat may go to a bot "
+                       f"is a whole number of seconds from 1 to {BOT_AFTER_MAX} (or none: off).")
+    return value
+
+
 class Rooms:
     def __init__(self, live: LiveTables, notifier: Notifier, hub: Hub) -> None:
         self.live = live
@@ -123,8 +138,6 @@ class Rooms:
         seconds away after which a seat may be voted to a bot (app/bot_seats.py; None: never).
         ``claim`` runs in the same transaction with the new table's id: whatever it raises undoes
         the founding, so a table founded for a place another took first never exists."""
-        from app.bot_seats import check_bot_after
-
         engine = self.engine(game)
         name = clean_name(name)
         clock_settings = ClockSettings.parse(clock)

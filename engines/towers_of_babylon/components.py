@@ -219,25 +219,3 @@ def parse_deck_list(text: str) -> tuple[dict[str, int], list[str]]:
         cards[cid] = cards.get(cid, 0) + int(head)
     return cards, errors + deck_errors(cards)
 
-
-def static_json() -> dict[str, Any]:
-    """The catalogue and fixed data every view may refer to (sent once, cached)."""
-    from engines.towers_of_babylon.effects import card_text
-
-    return {
-        "factions": list(FACTIONS.values()),
-        "rarities": list(RARITIES.values()),
-        "keywords": list(KEYWORDS.values()),
-        "zones": _KEYWORDS["zones"],
-        "states": _KEYWORDS["states"],
-        "rules": RULES,
-        "cards": {c.id: {
-            "id": c.id, "name": c.name, "faction": c.faction, "kind": c.kind, "cost": c.cost,
-            "specific": c.specific, "rarity": c.rarity, "type": c.type,
-            **({"construction": c.construction, "might": c.might, "health": c.health} if c.is_minion else {}),
-            **({"window": c.window} if c.window else {}),
-            "keywords": sorted(c.flags), "text": card_text(c),
-        } for c in CARD_LIST},
-        "decks": [{"id": d["id"], "name": d["name"], "description": d["description"],
-                   "factions": d["factions"], "cards": d["cards"]} for d in DECKS.values()],
-    }

@@ -40,6 +40,7 @@ from engines.kit import (
     say,
 )
 from engines.towers_of_babylon import rules as R
+from engines.towers_of_babylon.catalogue import static_json
 from engines.towers_of_babylon.components import (
     BATTLEFIELD,
     CARD_LIST,
@@ -59,7 +60,6 @@ from engines.towers_of_babylon.components import (
     ZONES,
     Card,
     deck_errors,
-    static_json,
     with_article,
 )
 from engines.towers_of_babylon.state import ALWAYS, TOWER_TARGET, WHEN_ABLE, WINDOW_MODES, Minion, Player

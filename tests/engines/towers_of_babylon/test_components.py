@@ -6,6 +6,7 @@ from collections import Counter
 
 import pytest
 
+from engines.towers_of_babylon.catalogue import static_json
 from engines.towers_of_babylon.components import (
     ABILITIES,
     CARD_LIST,
@@ -20,7 +21,6 @@ from engines.towers_of_babylon.components import (
     WINDOWS,
     deck_errors,
     parse_deck_list,
-    static_json,
 )
 from engines.towers_of_babylon.effects import SELECTORS, TARGET_KINDS, VOCABULARY, card_text
 from engines.towers_of_babylon.rules import HANDLERS
