@@ -101,7 +101,8 @@ export function visibleRect() {
     if (r.height && r.top > innerHeight / 2) bottom = Math.min(bottom, r.top);
     else if (r.height && r.bottom > top && r.top <= top + 1) top = Math.max(top, r.bottom);
   }
-  const sheet = S.built.dock && S.built.dock.classList.contains("sheet") && !S.built.dock.hidden ? S.built.dock.getBoundingClientRect() : null;
+  const dock = S.built.dock;
+  const sheet = dock && getComputedStyle(dock).position === "fixed" ? dock.getBoundingClientRect() : null;
   if (sheet && sheet.height && sheet.top > top) bottom = Math.min(bottom, sheet.top);
   const right = b.left + freeWidth(b.width);
   return { left: b.left, top, width: Math.max(40, right - b.left), height: Math.max(40, bottom - top) };

@@ -119,6 +119,26 @@ export function combatPanel(view) {
   return box;
 }
 
+/** House cards are public: each side's cards still in hand, with their texts (the seat's own
+ * are in its chooser while it picks one). Drawn after the decision, so that on a phone the
+ * totals and the seat's own cards come first. */
+export function combatHands(view) {
+  const c = view.combat;
+  if (!c) return null;
+  const seats = [c.attacker, c.defender].filter((s) => s != null)
+    .filter((s) => !(view.prompt && view.prompt.kind === "cards" && s === S.ctx.seat));
+  if (!seats.length) return null;
+  return el("section", { class: "got-combat-hands", "aria-label": "House cards in the battle" }, seats.map((s) => sideHand(view, s)));
+}
+
+/** A house's house cards still in hand, each with its text. */
+function sideHand(view, seat) {
+  const hand = (view.hands || {})[seat] || [];
+  return el("div", { class: "side-hand", "data-hand-of": String(seat) },
+    el("h4", {}, houseChip(view, seat), ` ${plural(hand.length, "house card")} in hand`),
+    el("div", { class: "hand compact" }, hand.map((id) => houseCard(view, id))));
+}
+
 const UNITS_NAME = { footman: "footmen", knight: "knights", ship: "ships", "siege-engine": "siege engines" };
 
 /** "a footman", "2 footmen and a knight". */
@@ -185,7 +205,23 @@ function bidResults(view) {
       el("thead", {}, el("tr", {}, el("th", { scope: "col", text: "House" }), results.map((r) => el("th", { scope: "col", "data-track": r.track, text: BID_NAME[r.track] || r.track })))),
       el("tbody", {}, view.houses.map((_, s) => el("tr", { "data-seat": String(s) }, el("th", { scope: "row" }, houseChip(view, s)),
         results.map((r) => el("td", { "data-track": r.track, text: r.bids[String(s)] == null ? "—" : `${r.bids[String(s)]}${place(r, s)}` })))))),
-    ties.length ? el("p", { class: "note", text: `${ties.join(". ")}.` }) : null);
+    ties.length ? el("p", { class: "note", text: `${ties.join(". ")}.` }) : null,
+    wildlingOutcome(results));
+}
+
+const MUSTER_LINE = /Night's Watch musters (\d+) against the wildlings' (\d+): (.*)$/;
+
+/** The wildling attack's two sides: the Night's Watch (every bid added up) against the
+ * wildlings' strength, and who won — as the log told it. */
+function wildlingOutcome(results) {
+  const r = results.find((x) => x.track === "wildlings");
+  if (!r) return null;
+  const total = Object.values(r.bids).reduce((t, b) => t + b, 0);
+  const lines = [...document.querySelectorAll("#log li")].map((li) => MUSTER_LINE.exec(li.textContent)).filter(Boolean);
+  const m = lines[lines.length - 1];
+  const text = m ? `Wildling attack: the Night's Watch ${m[1]} (every bid added up) against the wildlings' ${m[2]}: ${m[3]}.`
+    : `Wildling attack: the Night's Watch ${total} (every bid added up).`;
+  return el("p", { class: "wild-outcome", "data-watch": String(total), text });
 }
 
 function westerosCards(view) {

@@ -83,6 +83,14 @@ export function drawPopover(view) {
   return pop;
 }
 
+/** How far above the window's bottom a sheet stands: on the action bar fixed at a phone's
+ * bottom (its box, not the page's estimate of its height). */
+export function barRise() {
+  const bar = document.getElementById("action-bar");
+  const r = bar ? bar.getBoundingClientRect() : null;
+  return r && r.height && r.top > innerHeight / 2 ? Math.max(0, Math.ceil(innerHeight - r.top)) : 0;
+}
+
 /** Puts the popover beside its area (a sheet above the bar on a narrow screen), inside what
  * the player sees. */
 export function placePopover() {
@@ -90,7 +98,7 @@ export function placePopover() {
   if (!pop) return;
   const phone = innerWidth < 700;
   pop.classList.toggle("sheet", phone);
-  if (phone) { pop.style.left = ""; pop.style.top = ""; return; }
+  if (phone) { pop.style.left = ""; pop.style.top = ""; pop.style.bottom = `${barRise()}px`; return; }
   const v = visibleRect();
   const node = S.built.nodes[S.pop];
   const at = node ? node.getBoundingClientRect() : v;

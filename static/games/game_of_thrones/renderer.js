@@ -9,7 +9,7 @@
 
 import { el, moveKey, Moves, plural, signed, svg } from "/static/js/kit.js";
 import { fitAreas, frameBox, setupGestures, showAll, zoomButtons } from "./mapview.js";
-import { closePopover, drawPopover, openPopover, placePopover, popoverFor } from "./popover.js";
+import { barRise, closePopover, drawPopover, openPopover, placePopover, popoverFor } from "./popover.js";
 import { drawLastMove, noteLastMove } from "./lastmove.js";
 import { watchLog } from "./loglinks.js";
 
@@ -211,6 +211,7 @@ function orderToken(view, order, x, y) {
     g.append(svg("circle", { class: "ring", r: "15" }), svg("text", { "text-anchor": "middle", y: "4.5", text: house.letter }));
     return g;
   }
+  g.append(svg("circle", { class: "ring", r: "15" }));
   const o = orderInfo(view, order.token);
   const mod = (o.modifier ? signed(o.modifier, true) : "") + (o.special ? "★" : "");
   g.append(svg("path", { class: "glyph", d: ORDER_GLYPH[o.kind] || "", transform: `translate(0 ${mod ? -4 : -0.5}) scale(${mod ? 1 : 1.25})` }));
@@ -765,7 +766,10 @@ export function render(root, ctx) {
       root.addEventListener("pointerout", off);
       root.addEventListener("focusout", off);
       addEventListener("scroll", placePopover, { passive: true });
-      addEventListener("resize", placePopover);
+      addEventListener("resize", placeSheets);
+      // the bar grows and shrinks with what is lifted into it: the sheets stand on it
+      const bar = document.getElementById("action-bar");
+      if (bar) new ResizeObserver(placeSheets).observe(bar);
     }
     watchLog();
   }
@@ -776,9 +780,11 @@ export function render(root, ctx) {
   S.built.bar.replaceChildren(statusBar(view));
   const more = needsPanels(view) ? panels() : null;
   const act = actionPanel(view, more);
-  S.built.dockBody.replaceChildren((more && more.combatPanel(view)) || "", act, S.areaList || "", (more && more.westerosPanel(view)) || "");
+  S.built.dockBody.replaceChildren((more && more.combatPanel(view)) || "", act, S.areaList || "", (more && more.combatHands(view)) || "",
+    (more && more.westerosPanel(view)) || "");
   S.built.below.replaceChildren(tracksPanel(view));
   S.built.dock.classList.toggle("sheet", sheetMoment(view));
+  placeSheets();
   paintFold();
   if (focus) {
     const again = S.built.dock.querySelector(`[data-move="${CSS.escape(focus)}"], [data-area-button="${CSS.escape(focus)}"]`);
@@ -805,6 +811,13 @@ export function render(root, ctx) {
 function sheetMoment(view) {
   const kind = view.prompt ? view.prompt.kind : "";
   return Boolean(view.combat) || ["cards", "bid", "ties", "wildling", "westeros_choice", "wildling_choice", "support"].includes(kind);
+}
+
+/** A phone's sheets (the panels, the orders' popover) stand on the action bar. */
+function placeSheets() {
+  if (!S.built) return;
+  S.built.dock.style.bottom = S.built.dock.classList.contains("sheet") && innerWidth < 700 ? `${barRise()}px` : "";
+  placePopover();
 }
 
 function paintFold() {
