@@ -20,7 +20,8 @@ Conventions every engine follows:
   always give an equal state (replays, crash recovery and fair-shuffle verification rely on it).
 * ``encode``/``decode`` turn a state into JSON-safe data and back, for snapshots.
 * Texts (events, prompts) name a seat as ``{seat:N}``; the site replaces it with that player's
-  name (escaped). Engines never see player names.
+  name (escaped), beside the seat's label where the engine gives ``seat_labels`` ("Stark (Ada)").
+  Engines never see player names.
 * ``view(state, seat)`` carries a ``"prompt"`` key: for an awaited seat a dict with ``"text"``
   (what to decide now, in plain words) and whatever the renderer needs to build the legal moves;
   ``None`` when the seat is not awaited. It never carries other seats' hidden cards, deck order
@@ -167,7 +168,8 @@ class Engine(Protocol):
     #
     # Optional: ``seat_labels(state) -> list[str]`` -- what each seat is called in this game beside
     # its player's name (a house, a colour), by seat, public and fixed once the game is dealt. The
-    # site shows it where it names seats for themselves, as in private chats ("Stark (Ada)").
+    # site then names every seat so, the player beside it ("Stark (Ada)"): ``{seat:N}`` in the log,
+    # the banner, the chats and the end screen.
 
 
 def views(engine: Engine, state: Any, seats: Iterable[int | None],

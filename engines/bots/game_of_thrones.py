@@ -7,9 +7,10 @@ march could end right after it, and backs out (undo) only from a staged march th
 end nor go on — a position it never makes itself, but may inherit from a player whose seat it
 took over. So a march never loops (stage, undo, stage …) and always ends.
 
-Good play (``policy``) places its orders, moves a march's units, raids, supports and picks its
-house card by heuristic — a face-down order's worth shows only rounds later, beyond any playout
-a budget allows — and searches the other choices with playouts of 10 easy moves, after which
+Good play (``policy``) places its orders, moves a march's units, raids, supports, picks its
+house card, musters (``got_muster``) and bids (``got_bids``) by heuristic — a face-down order's
+or a track's worth shows only rounds later, beyond any playout a budget allows — keeping its
+capital held (``got_defense``), and searches the other choices with playouts of 10 easy moves, after which
 ``evaluate`` weighs each house's castles and strongholds (what wins), land areas and Power.
 
 Hidden from a seat: the order of the Westeros and wildling decks (but the cards it has seen),
