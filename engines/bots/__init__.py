@@ -9,7 +9,8 @@ true state. Per-game hooks live beside this file (``engines/bots/<game id>.py``)
 an engine. See engines/bots/README.md for the levels, the budget and the measured strength.
 """
 
-from engines.bots.core import DEFAULT, LEVELS, Budget, Choice, choose, decide
+from engines.bots.core import DEFAULT, LEVELS, Budget, Choice, Weighed, Weighing, choose, decide, weigh
 from engines.bots.hooks import Hooks, hooks_for
 
-__all__ = ["DEFAULT", "LEVELS", "Budget", "Choice", "Hooks", "choose", "decide", "hooks_for"]
+__all__ = ["DEFAULT", "LEVELS", "Budget", "Choice", "Hooks", "Weighed", "Weighing", "choose", "decide", "hooks_for",
+           "weigh"]

@@ -9,6 +9,9 @@ the true state and on any state the seat cannot tell from it (tests/engines/test
 ``choose`` is a pure function of its arguments when the budget is counted in iterations; a time
 limit (CPU time of the calling thread) may cut the search short, and then the answer depends on
 the machine's speed.
+
+``weigh`` is the same decision with its reasons kept: the best few moves with the playouts that
+began with each and their average result, or why no search was needed (a hint at the table).
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ from typing import Any
 
 from engines.base import Engine, Move
 from engines.bots import ismcts
-from engines.bots.hooks import Hooks, hooks_for, pick_by_kind, sensible_moves
+from engines.bots.hooks import Hooks, hooks_for, move_key, pick_by_kind, sensible_moves
 from engines.kit.rng import Rng
 
 LEVELS = ("easy", "good")
@@ -62,6 +65,47 @@ def position(engine: Engine, state: Any, seat: int, hooks: Hooks) -> Any:
 def decide(engine: Engine, state: Any, seat: int, level: str, rng: Rng, budget: Budget = DEFAULT,
            hooks: Hooks | None = None) -> Choice:
     """``choose``, with what the search spent."""
+    weighed = weigh(engine, state, seat, level, rng, budget, hooks, top=1)
+    return Choice(weighed.moves[0].move, weighed.iterations, weighed.considered)
+
+
+@dataclass(frozen=True)
+class Weighed:
+    """One move as the search weighed it: the playouts that began with it and their average
+    result for the seat (None: not searched)."""
+
+    move: Move
+    playouts: int = 0
+    result: float | None = None
+
+    def as_json(self) -> dict[str, Any]:
+        return {"move": self.move, "playouts": self.playouts,
+                "result": None if self.result is None else round(self.result, 4)}
+
+
+HOW = ("search", "forced", "only_sensible", "rule", "easy")
+"""How a decision's move was found: by searching, as the only legal move, as the only sensible
+one, by the game's own rule for the step (a ``policy`` hook), or at random by the easy level."""
+
+
+@dataclass(frozen=True)
+class Weighing:
+    """A decision with its reasons: the best moves first (at least one), how they were found,
+    the search iterations spent and how many moves were sensible."""
+
+    how: str
+    moves: tuple[Weighed, ...]
+    iterations: int = 0
+    considered: int = 1
+
+    def as_json(self) -> dict[str, Any]:
+        return {"how": self.how, "moves": [w.as_json() for w in self.moves], "iterations": self.iterations,
+                "considered": self.considered}
+
+
+def weigh(engine: Engine, state: Any, seat: int, level: str, rng: Rng, budget: Budget = DEFAULT,
+          hooks: Hooks | None = None, top: int = 3) -> Weighing:
+    """``decide``, keeping the ``top`` moves the search weighed with its figures (a hint)."""
     if level not in LEVELS:
         raise ValueError(f"unknown bot level {level!r} (one of {', '.join(LEVELS)})")
     if seat not in engine.to_act(state):
@@ -71,22 +115,39 @@ def decide(engine: Engine, state: Any, seat: int, level: str, rng: Rng, budget: 
         raise ValueError(f"seat {seat} has no legal move")
     hooks = hooks_for(engine) if hooks is None else hooks
     if len(legal) == 1:
-        return Choice(legal[0], considered=1)
+        return Weighing("forced", (Weighed(legal[0]),))
     base = position(engine, state, seat, hooks)
     determinize = engine.determinize  # type: ignore[attr-defined]
     seen = determinize(base, seat, rng) if hooks.sensible is not None or hooks.policy is not None else base
     moves = sensible_moves(hooks, engine, seen, seat, legal)
     if level == "easy" or len(moves) == 1:
-        return Choice(pick_by_kind(moves, rng), considered=len(moves))
+        how = "only_sensible" if len(moves) == 1 else "easy"
+        return Weighing(how, (Weighed(pick_by_kind(moves, rng)),), considered=len(moves))
     picked = hooks.policy(engine, seen, seat, moves) if hooks.policy is not None else None
     if picked is not None:
-        return Choice(picked, considered=len(moves))
-    stats = ismcts.search(engine, base, seat, _seats(engine, state), hooks, rng, budget.iterations,
+        return Weighing("rule", (Weighed(picked),), considered=len(moves))
+    stats = ismcts.search(engine, base, seat, seat_count(engine, state), hooks, rng, budget.iterations,
                           budget.deadline())
-    return Choice(ismcts.best_move(stats.root, moves), stats.iterations, len(moves))
+    return Weighing("search", ranked(stats.root, moves)[:max(1, top)], stats.iterations, len(moves))
 
 
-def _seats(engine: Engine, state: Any) -> int:
+def ranked(root: ismcts.Node, moves: list[Move]) -> tuple[Weighed, ...]:
+    """The bot's moves best first: the most playouts, then the best average, then the first
+    listed (the first is the move the good bot plays)."""
+    def weighed(m: Move) -> Weighed:
+        child = root.children.get(move_key(m))
+        if child is None or not child.visits:
+            return Weighed(m)
+        return Weighed(m, child.visits, child.reward / child.visits)
+
+    order = [weighed(m) for m in moves]
+    best_first = sorted(range(len(moves)), key=lambda i: (order[i].playouts, order[i].result or 0.0, -i),
+                        reverse=True)
+    return tuple(order[i] for i in best_first)
+
+
+def seat_count(engine: Engine, state: Any) -> int:
+    """How many seats the game has (the kit engines say; others keep ``seats`` in the state)."""
     seats_of = getattr(engine, "seats_of", None)
     return int(seats_of(state)) if seats_of is not None else int(state.seats)
 

@@ -152,13 +152,3 @@ def search(engine: Engine, base: Any, seat: int, seats: int, hooks: Hooks, rng: 
             n.reward += rewards[n.seat]
     return stats
 
-
-def best_move(root: Node, legal: list[Move]) -> Move:
-    """The most visited of the bot's moves (then the best average, then the first listed)."""
-    def rank(item: tuple[int, Move]) -> tuple[int, float, int]:
-        i, m = item
-        child = root.children.get(move_key(m))
-        if child is None or not child.visits:
-            return (0, 0.0, -i)
-        return (child.visits, child.reward / child.visits, -i)
-    return max(enumerate(legal), key=rank)[1]
