@@ -14,14 +14,15 @@ from fastapi.staticfiles import StaticFiles
 from sqlalchemy.exc import DBAPIError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from app import replays
+from app import outage, replays
 from app.config import Settings
 from app.db import is_busy
 from app.errors import ApiError
 from app.guard import GuardMiddleware, install_log_redaction
+from app.outage import database_unavailable
 from app.parlour import Parlour
 from app.paths import STATIC
-from app.routes import again_pages, api, diplomacy, game_help, ops, pages, sockets, time_api
+from app.routes import again_pages, api, diplomacy, game_help, hints_api, ops, pages, sockets, time_api
 from app.user_text import TextRefused, refuse_nul_in_request
 
 log = logging.getLogger("parlour")
@@ -54,6 +55,7 @@ def create_fastapi(settings: Settings | None = None) -> FastAPI:
     app.include_router(again_pages.router)
     app.include_router(replays.router)
     app.include_router(ops.router)
+    app.include_router(hints_api.router)
     app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")
     app.add_middleware(GZipMiddleware, minimum_size=1024)  # pages, scripts, JSON: a phone on 3G
     app.add_middleware(GuardMiddleware, max_body=settings.max_frame_bytes)
@@ -61,6 +63,8 @@ def create_fastapi(settings: Settings | None = None) -> FastAPI:
     @app.exception_handler(ApiError)
     async def api_error(request: Request, exc: ApiError) -> JSONResponse:
         headers = {"Retry-After": str(exc.extra["retry_after"])} if "retry_after" in exc.extra else None
+        if exc.status == 503 and headers is None:  # every 503 says when to come back
+            headers = {"Retry-After": str(outage.RETRY_AFTER_SECONDS)}
         return JSONResponse(exc.as_json(), status_code=exc.status, headers=headers)
 
     @app.exception_handler(TextRefused)
@@ -97,6 +101,11 @@ def create_fastapi(settings: Settings | None = None) -> FastAPI:
 
     @app.exception_handler(Exception)
     async def unexpected(request: Request, exc: Exception) -> JSONResponse:
+        if database_unavailable(exc):
+            log.warning("database unavailable: %s %s answered 503 (%s)", request.method, request.url.path,
+                        str(exc).splitlines()[0] if str(exc) else type(exc).__name__)
+            return JSONResponse(outage.ANSWER, status_code=503,
+                                headers={"Retry-After": str(outage.RETRY_AFTER_SECONDS)})
         log.exception("unexpected error")
         return JSONResponse({"error": "server_error", "message": "Something went wrong on the server; "
                              "nothing was changed."}, status_code=500)

@@ -9,12 +9,14 @@ import orjson
 from fastapi import FastAPI
 from starlette.types import Receive, Scope, Send
 
+from app import outage
 from app.chat import clean_chat, post_chat, recent_chat
 from app.errors import ApiError
 from app.guard import origin_allowed
 from app.hub import Connection
 from app.live import LiveTable, PlayerInfo
 from app.logs import request_scope
+from app.outage import database_unavailable
 from app.parlour import Parlour
 from app.user_text import refuse_nul
 from app.websocket_protocol import SEND_NOW
@@ -194,3 +196,8 @@ async def handle(raw: str, conn: Connection, parlour: Parlour, live: LiveTable,
             current = await parlour.live.get(live.id)
             if current is not None:
                 hub.send_view(conn, current)
+    except Exception as exc:
+        if not database_unavailable(exc):
+            raise
+        # Nothing was stored; the table is loaded again when the database is back.
+        hub.push_error(conn, outage.ANSWER["error"], outage.ANSWER["message"], retry_after=outage.RETRY_AFTER_SECONDS)
