@@ -24,6 +24,7 @@ import pytest
 import websockets.sync.client as ws_client
 from playwright.sync_api import Browser, Page, expect
 
+from tests.browser.got_look import measure, small_targets
 from tests.browser.look import axe, context_args
 from tests.browser.scenes import Table
 from tests.support.server import ServerProcess, sqlite_server
@@ -34,6 +35,7 @@ GOT = "engines.game_of_thrones:ENGINE"
 SHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "game_of_thrones"
 NAMES = ("Ada", "Bea", "Cyril")
 TRACE = False
+SIZES = {0: "wide", 1: "laptop", 2: "phone"}  # with the spectator, four browser contexts
 
 
 @pytest.fixture(scope="module")
@@ -182,8 +184,7 @@ def play_on_page(page: Page, move: dict[str, Any], seq: int) -> None:
         if not area:  # a move made by its button alone (a card, a bid): the button must come
             button.first.wait_for(state="attached", timeout=5000)
             continue
-        page.locator(f'#board [data-area="{area}"]').focus()
-        page.keyboard.press("Enter")
+        tap_or_enter(page, area)
         with contextlib.suppress(Exception):
             page.wait_for_function("([s, k]) => +document.getElementById('board').dataset.seq > s || "
                                    "document.querySelector(`#board [data-move='${k}']`)", arg=[seq, want], timeout=4000)
@@ -192,6 +193,42 @@ def play_on_page(page: Page, move: dict[str, Any], seq: int) -> None:
     else:
         raise AssertionError(f"the page never offered {move}")
     wait_seq(page, seq + 1)
+
+
+TAP_POINT_JS = """(id) => {
+  const area = document.querySelector(`#board [data-area="${id}"]`);
+  const piece = document.querySelector(`#board [data-at="${id}"] .unit, #board [data-label="${id}"] .name`);
+  if (!area || !piece) return null;
+  const r = piece.getBoundingClientRect();
+  const x = r.left + r.width / 2, y = r.top + r.height / 2;
+  return document.elementFromPoint(x, y) === area ? [x, y] : null;
+}"""
+
+
+def tap_or_enter(page: Page, area: str) -> None:
+    """Chooses an area as a player would: a tap (or click) on its pieces when they are in the
+    visible part of the map, else Tab to it and Enter (which brings it into view)."""
+    at = page.evaluate(TAP_POINT_JS, area)
+    if at and page.viewport_size and page.viewport_size["width"] < 700:
+        page.touchscreen.tap(at[0], at[1])
+    elif at:
+        page.mouse.click(at[0], at[1])
+    else:
+        page.locator(f'#board [data-area="{area}"]').focus()
+        page.keyboard.press("Enter")
+
+
+def check_layout(page: Page, step: str) -> None:
+    """The frame's rules at a step of the game: the map takes 60 % of a wide window, nothing
+    scrolls sideways, every button of the board and the bar is at least 24 px, the bar in view."""
+    m = measure(page)
+    width = page.viewport_size["width"] if page.viewport_size else 0
+    if width >= 1000:
+        assert m["share"] >= 0.6, f"{step}: the map takes {m['share']:.1%} of a {width}-px window"
+    assert m["overflow"] <= 0, f"{step}: the page scrolls sideways by {m['overflow']} px"
+    small = small_targets(page)
+    assert not small, f"{step}: touch targets under 24 px: {small}"
+    expect(page.locator("#action-bar")).to_be_in_viewport()
 
 
 def page_weight(page: Page, api: httpx.Client) -> int:
@@ -249,7 +286,7 @@ def test_three_players_play_game_of_thrones(browser: Browser, server: ServerProc
     pages: dict[int, Page] = {}
 
     def open_page(seat: int) -> Page:
-        ctx = browser.new_context(**context_args("phone" if seat == 2 else "laptop"))
+        ctx = browser.new_context(**context_args(SIZES[seat]))
         page = ctx.new_page()
         errors: list[str] = []
         page.on("pageerror", lambda e: errors.append(str(e)))
@@ -334,6 +371,7 @@ def test_three_players_play_game_of_thrones(browser: Browser, server: ServerProc
                 wait_seq(page, seq)
                 expect(page.locator("#board .g-dyn .order.down").first).to_be_attached()
                 shot(page, "planning")
+                check_layout(page, "planning")
                 seen["planning"] = True
             if kind == "cards" and (not seen["combat"] or (backed and not seen["support"])):
                 wait_seq(page, seq)
@@ -345,11 +383,13 @@ def test_three_players_play_game_of_thrones(browser: Browser, server: ServerProc
                     shot(page, "combat")
                 elif not seen["combat"]:
                     shot(page, "combat")
+                check_layout(page, "combat")
                 seen["combat"] = True
             if clash and not seen["clash"]:
                 wait_seq(page, seq)
                 expect(page.locator(".got-act .bids button").first).to_be_visible()
                 shot(page, "clash-of-kings")
+                check_layout(page, "clash of kings")
                 seen["clash"] = True
             if kind == "march_moves" and move["type"] == "move" and not seen["arrow"]:
                 # the march's arrow is drawn while the target area has the focus, before any click
@@ -533,7 +573,7 @@ def test_other_houses_orders_lie_face_down_on_the_map_while_planning_and_face_up
     mine = next(m for m in table.legal(0)[1] if m["type"] == "order" and m["area"] not in ordered)
     page.locator(f'#board [data-area="{mine["area"]}"]').focus()
     page.keyboard.press("Enter")
-    expect(page.locator(".got-act .order-choice").first).to_be_visible()
+    expect(page.locator(".got-pop .order-choice").first).to_be_visible()
     # the map brought to another house's face-down orders (a focused area comes into view)
     page.locator(f'#board [data-area="{placed[1][0]["area"]}"]').focus()
     page.evaluate("document.activeElement.blur(); window.scrollTo(0, 0)")
@@ -759,7 +799,10 @@ def test_ships_in_a_port_leave_its_name_readable_and_a_march_arrow_stops_short_o
     seq, legal = table.legal(greyjoy)
     table.play(greyjoy, next(m for m in legal if m["type"] == "end_march" and not m["power"]), seq)
     wait_seq(page, seq + 1)
-    expect(page.locator('#board [data-at="port-of-pyke"] .unit.ship')).to_have_count(2)
+    ships = page.locator('#board [data-at="port-of-pyke"] .unit.ship')
+    expect(ships).to_have_count(1)  # one figure, with the count of ships standing together
+    expect(ships).to_have_attribute("data-n", "2")
+    expect(ships.locator(".count text")).to_have_text("2")
     check_port_word_clear(page, "port-of-pyke")
     shot(page, "port-two-ships")
     page.context.close()

@@ -30,6 +30,15 @@ export function frameBox() {
   const [w, h] = S.map.size;
   const free = freeWidth(W);
   const s = Math.min(free / w, H / h);
+  // a box resized (the bar grew, the window turned) keeps the map as large on the screen and
+  // the same point of it in the middle
+  const was = S.frame;
+  if (was && S.zoom.k > 1.001) {
+    const [mx, my] = [(was.x0 + was.vw / 2 - S.zoom.x) / S.zoom.k, (was.y0 + was.vh / 2 - S.zoom.y) / S.zoom.k];
+    const k = Math.max(1, S.zoom.k * was.s / s);
+    const [x0n, y0n] = [-(free / s - w) / 2, -(H / s - h) / 2];
+    S.zoom = { k, x: x0n + W / s / 2 - mx * k, y: y0n + H / s / 2 - my * k };
+  }
   const vw = W / s; const vh = H / s;
   const x0 = -(free / s - w) / 2; const y0 = -(vh - h) / 2;
   S.frame = { s, x0, y0, vw, vh };
@@ -92,9 +101,10 @@ export function zoomButtons() {
 
 /** The part of the map's box the player sees now: inside the window, below a sticky bar at the
  * top, above a bar fixed at a phone's bottom, left of the docked panel. */
-export function visibleRect() {
+export function visibleRect(whole = false) {
   const b = S.built.box.getBoundingClientRect();
-  let top = Math.max(b.top, 0); let bottom = Math.min(b.bottom, innerHeight);
+  // whole: the box itself, wherever the page is scrolled (what a scroll would bring to view)
+  let top = whole ? b.top : Math.max(b.top, 0); let bottom = whole ? b.bottom : Math.min(b.bottom, innerHeight);
   const bar = document.getElementById("action-bar");
   if (bar) {
     const r = bar.getBoundingClientRect();
@@ -125,10 +135,10 @@ function areaBox(ids) {
 /** Brings the areas into the visible part of the box, as close as they fit (never closer than
  * `most`, never farther than `least` screen pixels per map unit when given); the first area
  * stays in view when they do not all fit at that scale. */
-export function fitAreas(ids, { least = 0, most = 1.6 } = {}) {
+export function fitAreas(ids, { least = 0, most = 1.6, whole = false } = {}) {
   const box = areaBox(ids);
   if (!box || !S.frame) return;
-  const r = visibleRect();
+  const r = visibleRect(whole);
   const pad = 24;
   const s = S.frame.s;
   let px = Math.min((r.width - 2 * pad) / (box[2] - box[0]), (r.height - 2 * pad) / (box[3] - box[1]));
@@ -203,7 +213,8 @@ export function setupGestures(box) {
     const r = e.target.getBoundingClientRect(); const v = visibleRect();
     if (r.left >= v.left && r.right <= v.left + v.width && r.top >= v.top && r.bottom <= v.top + v.height) return;
     S.pannedAt = performance.now();
-    fitAreas([id], { least: fitScale() * S.zoom.k, most: fitScale() * S.zoom.k });
+    // centred in the box (focusing may have scrolled the page: the box's middle stays in view)
+    fitAreas([id], { least: fitScale() * S.zoom.k, most: fitScale() * S.zoom.k, whole: true });
   });
   new ResizeObserver(() => frameBox()).observe(box);
 }

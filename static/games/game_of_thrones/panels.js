@@ -152,13 +152,20 @@ function armyText(kinds) {
 /** The end: who won and how, and every house in its final place with what decided it. */
 export function finalPanel(view) {
   const st = view.standings;
-  const who = (s) => `${houseOf(view, s).name} (${S.ctx.nameOf ? S.ctx.nameOf(s) : `seat ${s + 1}`})`;
+  // the table names a seat "Lannister (Ada)" where the game labels its seats; the player alone
+  // when it does not
+  const player = (s) => {
+    const n = S.ctx.nameOf ? S.ctx.nameOf(s) : `seat ${s + 1}`;
+    const h = houseOf(view, s).name;
+    return n.startsWith(`${h} (`) && n.endsWith(")") ? n.slice(h.length + 2, -1) : n;
+  };
+  const who = (s) => `${houseOf(view, s).name} (${player(s)})`;
   const how = st.ended_by === "seven castles"
     ? "Seven castles and strongholds held: the game ends at once."
     : "After the tenth round: the most castles and strongholds win; ties go to the most land areas, then supply, then the higher place on the Iron Throne track.";
   const rows = st.houses.map((h, i) => el("tr", { "data-seat": h.seat, class: h.seat === view.winner ? "won" : null },
     el("td", { text: h.seat === view.winner ? "1st ♛ winner" : ordinal(i + 1) }),
-    el("th", { scope: "row" }, houseChip(view, h.seat), el("span", { class: "who", text: ` (${S.ctx.nameOf ? S.ctx.nameOf(h.seat) : ""})` })),
+    el("th", { scope: "row" }, houseChip(view, h.seat), el("span", { class: "who", text: ` (${player(h.seat)})` })),
     el("td", { text: String(h.castles) }), el("td", { text: String(h.land) }), el("td", { text: String(h.supply) }), el("td", { text: ordinal(h.throne) })));
   return el("section", { class: "got-act got-final", "data-prompt": "", "aria-label": "The end of the game" },
     el("h2", { text: `${who(view.winner)} wins the Iron Throne` }),

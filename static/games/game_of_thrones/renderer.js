@@ -145,8 +145,10 @@ function labelAt(a, info) {
   return info.kind === "port" ? [a.l[0], a.l[1] - PORT_LIFT] : a.l;
 }
 
-const PORT_LIFT = 17;
-const PORT_SHIPS_DROP = 10;
+// the word stands above its anchor, so that drawn larger (a map zoomed out) it grows away from
+// the ships below it
+const PORT_LIFT = 9;
+const PORT_SHIPS_DROP = 14;
 
 function areaLabel(id, a, info) {
   const [x, y] = labelAt(a, info);
@@ -155,7 +157,7 @@ function areaLabel(id, a, info) {
   const g = svg("g", { class: "lab-in" });
   outer.append(g);
   const name = info.kind === "port" ? "Port" : info.name;
-  g.append(svg("text", { class: "name", "text-anchor": "middle", y: "4", text: name }));
+  g.append(svg("text", { class: "name", "text-anchor": "middle", y: info.kind === "port" ? "-4" : "4", text: name }));
   const icons = [];
   if (info.fortification === "stronghold") icons.push(svg("path", { class: "ic fort", d: "M-7 6V-4H-5V-7H-2V-4H2V-7H5V-4H7V6Z", "data-icon": "stronghold" }));
   else if (info.fortification === "castle") icons.push(svg("path", { class: "ic fort", d: "M-5 5V-3H-3V-5H-1V-3H1V-5H3V-3H5V5Z", "data-icon": "castle" }));
@@ -225,7 +227,7 @@ function labelBoxes(a, info) {
   const name = info.kind === "port" ? "Port" : info.name || "";
   const half = info.kind === "port" ? 11 : name.length * 3.4 + 3;
   const icons = (info.fortification === "stronghold" || info.fortification === "castle" ? 1 : 0) + (info.supply || 0) + (info.crowns || 0) + (info.home ? 1 : 0);
-  const boxes = [[lx - half, ly - 10, lx + half, ly + 6]];
+  const boxes = [info.kind === "port" ? [lx - half, ly - 14, lx + half, ly + 2] : [lx - half, ly - 10, lx + half, ly + 6]];
   if (icons) boxes.push([lx - icons * 7.5 - 1, ly + 7, lx + icons * 7.5 + 1, ly + 23]);
   return boxes;
 }
