@@ -232,11 +232,12 @@ def check_layout(page: Page, step: str) -> None:
 
 
 def page_weight(page: Page, api: httpx.Client) -> int:
-    """The gzip size of the page and everything it loaded, but the cached map and static data."""
+    """The gzip size of the code of the first view — the page, its scripts and styles (as
+    test_round_two counts it): not the cached map, the static data or the icon."""
     urls = [page.url, *page.evaluate("performance.getEntriesByType('resource').map((e) => e.name)")]
     total = 0
     for url in dict.fromkeys(urls):
-        if url.startswith("ws") or url.endswith("map.json") or url.endswith("/static") or "/ws/" in url:
+        if url.startswith("ws") or url.endswith(("map.json", "/static", "favicon.svg")) or "/ws/" in url:
             continue
         total += len(gzip.compress(api.get(url).content))
     return total

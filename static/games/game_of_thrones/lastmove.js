@@ -1,10 +1,11 @@
 // A Game of Thrones: the last move stays marked on the map until the next one — the areas whose
 // units or holder changed, and an arrow from where a house's units left to where they came.
 // Found by comparing each view with the one before it (the page's own memory: a page opened
-// afresh marks nothing until something moves).
+// afresh marks nothing until something moves). Fetched with the second view.
 
 import { svg } from "/static/js/kit.js";
-import { arrowGeometry, S } from "./renderer.js";
+import { arrowGeometry } from "./arrows.js";
+import { S } from "./renderer.js";
 
 const count = (a, seat) => (a && a.seat === seat ? (a.units || []).length : 0);
 const sig = (a) => JSON.stringify([a.seat ?? null, (a.units || []).map((u) => u.kind).sort(), a.controller ?? null]);
@@ -22,13 +23,10 @@ function neighbours(view) {
   return S.adj.m;
 }
 
-/** Compares this view's areas with the previous view's; a change becomes the marked move. */
-export function noteLastMove(view) {
+/** Compares a view's areas with the previous view's; a change becomes the marked move. */
+export function noteLastMove(view, beforeList) {
   const now = Object.fromEntries((view.areas || []).map((a) => [a.id, a]));
-  const before = S.prevAreas;
-  if (S.prevSeq === S.ctx.seq) return;
-  S.prevAreas = now; S.prevSeq = S.ctx.seq;
-  if (!before) return;
+  const before = Object.fromEntries((beforeList || []).map((a) => [a.id, a]));
   const ids = new Set([...Object.keys(now), ...Object.keys(before)]);
   const changed = [...ids].filter((id) => sig(now[id] || {}) !== sig(before[id] || {}));
   if (!changed.length) return;
@@ -46,6 +44,7 @@ export function noteLastMove(view) {
     }
   }
   S.last = { changed, arrows };
+  if (S.built) drawLastMove();
 }
 
 /** Marks the last move on the map (after the map's pieces and arrows are drawn). */
@@ -53,6 +52,7 @@ export function drawLastMove() {
   const B = S.built;
   const last = S.last || { changed: [], arrows: [] };
   for (const [id, node] of Object.entries(B.nodes)) node.classList.toggle("changed", last.changed.includes(id));
+  B.arrows.querySelectorAll(".arrow.last").forEach((n) => n.remove());
   for (const [from, to] of last.arrows) {
     const g = arrowGeometry(from, to, 0.12);
     B.arrows.append(svg("path", { class: "arrow last", d: g.d, "marker-end": "url(#got-arrow)", "data-last": `${from}>${to}` }));

@@ -5,24 +5,22 @@
 import { el } from "/static/js/kit.js";
 import { S } from "./renderer.js";
 
-const MAX_ZOOM = 8;
+export const MAX_ZOOM = 8;
 // a name's font box is about 1.16 em high (serif, bold): names are drawn at least this high
 const NAME_PX = 12.4;
 const NAME_EM = 1.16;
 const NAME_FS = 11;
 const PORT_FS = 9.5;
 
-/** Screen pixels per map unit at zoom 1 (the whole map fitted). */
-const fitScale = () => (S.frame ? S.frame.s : 1);
+export const fitScale = () => (S.frame ? S.frame.s : 1);
 
-/** The part of the box the map is fitted into: the box but the panel docked on its right. */
 function freeWidth(W) {
   const dock = S.built.dock;
   if (!dock || getComputedStyle(dock).position !== "absolute" || dock.hidden) return W;
   return Math.max(W * 0.45, W - dock.offsetWidth - 16);
 }
 
-/** The svg's viewBox made to cover the whole box, Westeros fitted in its free part. */
+// the viewBox covers the whole box, Westeros fitted beside the panel docked on its right
 export function frameBox() {
   const box = S.built.box;
   const W = box.clientWidth; const H = box.clientHeight;
@@ -66,41 +64,16 @@ export function applyZoom() {
   if (S.onZoom) S.onZoom();
 }
 
-function toMap(clientX, clientY) {
-  const m = S.built.svg.getScreenCTM();
-  if (!m) return [0, 0];
-  const p = new DOMPoint(clientX, clientY).matrixTransform(m.inverse());
-  return [p.x, p.y];
-}
-
-function zoomAt(factor, mx, my) {
-  const z = S.zoom;
-  const k = Math.min(MAX_ZOOM, Math.max(1, z.k * factor));
-  z.x = mx - (mx - z.x) * (k / z.k);
-  z.y = my - (my - z.y) * (k / z.k);
-  z.k = k;
-  applyZoom();
-}
-
-function zoomCentre(factor) {
-  const r = visibleRect();
-  const [mx, my] = toMap(r.left + r.width / 2, r.top + r.height / 2);
-  zoomAt(factor, mx, my);
-}
-
-function pan(dx, dy) { S.zoom.x += dx; S.zoom.y += dy; applyZoom(); }
-
 export function showAll() { S.zoom = { k: 1, x: 0, y: 0 }; applyZoom(); }
 
 export function zoomButtons() {
   return el("div", { class: "zoom", role: "group", "aria-label": "Zoom" },
-    el("button", { type: "button", "data-zoom": "in", "aria-label": "Zoom in", onclick: () => zoomCentre(1.4) }, "+"),
-    el("button", { type: "button", "data-zoom": "out", "aria-label": "Zoom out", onclick: () => zoomCentre(1 / 1.4) }, "−"),
+    el("button", { type: "button", "data-zoom": "in", "aria-label": "Zoom in", onclick: () => S.zoomBy(1.4) }, "+"),
+    el("button", { type: "button", "data-zoom": "out", "aria-label": "Zoom out", onclick: () => S.zoomBy(1 / 1.4) }, "−"),
     el("button", { type: "button", "data-zoom": "reset", "aria-label": "Show the whole map", onclick: showAll }, "⤢"));
 }
 
-/** The part of the map's box the player sees now: inside the window, below a sticky bar at the
- * top, above a bar fixed at a phone's bottom, left of the docked panel. */
+/** The part of the map's box the player sees: in the window, clear of the bars and panels. */
 export function visibleRect(whole = false) {
   const b = S.built.box.getBoundingClientRect();
   // whole: the box itself, wherever the page is scrolled (what a scroll would bring to view)
@@ -118,8 +91,7 @@ export function visibleRect(whole = false) {
   return { left: b.left, top, width: Math.max(40, right - b.left), height: Math.max(40, bottom - top) };
 }
 
-/** The box (in map units) around some areas' pieces (where a tap on an area is expected) and
- * their names. */
+// around areas' pieces and names, where a tap on an area is expected
 function areaBox(ids) {
   let x0 = Infinity; let y0 = Infinity; let x1 = -Infinity; let y1 = -Infinity;
   for (const id of ids) {
@@ -132,9 +104,8 @@ function areaBox(ids) {
   return x0 < x1 ? [x0, y0, x1, y1] : null;
 }
 
-/** Brings the areas into the visible part of the box, as close as they fit (never closer than
- * `most`, never farther than `least` screen pixels per map unit when given); the first area
- * stays in view when they do not all fit at that scale. */
+/** The areas brought into view as close as they fit, at `least` to `most` screen px per map
+ * unit; the first stays in view when they do not all fit. */
 export function fitAreas(ids, { least = 0, most = 1.6, whole = false } = {}) {
   const box = areaBox(ids);
   if (!box || !S.frame) return;
@@ -150,71 +121,35 @@ export function fitAreas(ids, { least = 0, most = 1.6, whole = false } = {}) {
     const first = areaBox(ids.slice(0, 1));
     if (first) [cx, cy] = [(first[0] + first[2]) / 2, (first[1] + first[3]) / 2];
   }
-  // the map point at the centre of the visible part, before and after
   const b = S.built.box.getBoundingClientRect();
   const [vx, vy] = [S.frame.x0 + (r.left + r.width / 2 - b.left) / s, S.frame.y0 + (r.top + r.height / 2 - b.top) / s];
   S.zoom = { k, x: vx - cx * k, y: vy - cy * k };
   applyZoom();
 }
 
+// gestures.js is fetched at the first touch of the map; what came before it is held, then applied
 export function setupGestures(box) {
-  const pts = new Map();
-  let start = null;
-  box.addEventListener("wheel", (e) => {
-    e.preventDefault();
-    const [mx, my] = toMap(e.clientX, e.clientY);
-    zoomAt(e.deltaY < 0 ? 1.2 : 1 / 1.2, mx, my);
-  }, { passive: false });
-  box.addEventListener("pointerdown", (e) => {
-    S.pressAt = performance.now();
-    pts.set(e.pointerId, [e.clientX, e.clientY]);
-    start = { pts: new Map(pts), zoom: { ...S.zoom }, moved: false };
+  let mod = null;
+  const held = [];
+  const load = () => import("./gestures.js").then((m) => {
+    if (mod) return;
+    mod = m;
+    m.setupGestures(box);
+    for (const f of held.splice(0)) f(m);
   });
-  box.addEventListener("pointermove", (e) => {
-    if (!pts.has(e.pointerId) || !start) return;
-    pts.set(e.pointerId, [e.clientX, e.clientY]);
-    if (pts.size === 1 && start.pts.has(e.pointerId)) {
-      const [sx, sy] = start.pts.get(e.pointerId);
-      const dx = e.clientX - sx; const dy = e.clientY - sy;
-      if (!start.moved && Math.hypot(dx, dy) < 8) return;
-      if (S.zoom.k <= 1.01 && e.pointerType === "touch") return; // the page scrolls instead
-      start.moved = true;
-      S.zoom.x = start.zoom.x + dx / fitScale(); S.zoom.y = start.zoom.y + dy / fitScale();
-      applyZoom();
-    } else if (pts.size === 2) {
-      const [a, b] = [...pts.values()]; const [a0, b0] = [...start.pts.values()];
-      if (!a0 || !b0) return;
-      const d = Math.hypot(a[0] - b[0], a[1] - b[1]); const d0 = Math.hypot(a0[0] - b0[0], a0[1] - b0[1]) || 1;
-      S.zoom = { ...start.zoom };
-      applyZoom();
-      const [mx, my] = toMap((a0[0] + b0[0]) / 2, (a0[1] + b0[1]) / 2);
-      start.moved = true;
-      zoomAt(d / d0, mx, my);
+  const wake = (e) => {
+    if (mod) return;
+    const { type, key, target } = e;
+    if (type === "pointerdown") S.pressAt = performance.now();
+    if (type === "wheel") { e.preventDefault(); const { clientX, clientY, deltaY } = e; held.push((m) => m.wheel(clientX, clientY, deltaY)); }
+    if (type === "keydown" && (["+", "=", "-", "0"].includes(key) || (key.startsWith("Arrow") && S.zoom.k > 1.01))) {
+      e.preventDefault(); held.push((m) => m.key(key));
     }
-  });
-  const end = (e) => {
-    pts.delete(e.pointerId);
-    if (start && start.moved) S.dragged = true;
-    if (!pts.size) { start = null; setTimeout(() => { S.dragged = false; }, 0); } else start = { pts: new Map(pts), zoom: { ...S.zoom }, moved: true };
+    if (type === "focusin") held.push((m) => m.focusArea(target));
+    load();
   };
-  box.addEventListener("pointerup", end);
-  box.addEventListener("pointercancel", end);
-  box.addEventListener("keydown", (e) => {
-    const step = 80;
-    const act = { "+": () => zoomCentre(1.3), "=": () => zoomCentre(1.3), "-": () => zoomCentre(1 / 1.3), 0: showAll,
-      ArrowLeft: () => pan(step, 0), ArrowRight: () => pan(-step, 0), ArrowUp: () => pan(0, step), ArrowDown: () => pan(0, -step) }[e.key];
-    if (act && !(e.key.startsWith("Arrow") && S.zoom.k <= 1.01)) { e.preventDefault(); act(); }
-  });
-  // an area reached by the keyboard off-screen comes into view; one pressed by a pointer never
-  // moves (the press and its release must land on the same area: one tap chooses it)
-  box.addEventListener("focusin", (e) => {
-    const id = e.target.dataset && e.target.dataset.area;
-    if (!id || S.zoom.k <= 1.01 || performance.now() - (S.pressAt || 0) < 1000) return;
-    const r = e.target.getBoundingClientRect(); const v = visibleRect();
-    if (r.left >= v.left && r.right <= v.left + v.width && r.top >= v.top && r.bottom <= v.top + v.height) return;
-    S.pannedAt = performance.now();
-    // centred in the box (focusing may have scrolled the page: the box's middle stays in view)
-    fitAreas([id], { least: fitScale() * S.zoom.k, most: fitScale() * S.zoom.k, whole: true });
-  });
+  box.addEventListener("wheel", wake, { passive: false });
+  for (const type of ["pointerdown", "keydown", "focusin"]) box.addEventListener(type, wake);
+  S.zoomBy = (f) => (mod ? mod.zoomCentre(f) : (held.push((m) => m.zoomCentre(f)), load()));
   new ResizeObserver(() => frameBox()).observe(box);
 }

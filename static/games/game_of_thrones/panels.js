@@ -21,6 +21,23 @@ function houseCard(view, id, state, move) {
   return node;
 }
 
+/** What the decision panel shows for the prompts drawn here: the cards to choose from, the
+ * bid's stakes, the tied bids, the wildling or Westeros card to decide on. */
+export function promptParts(view, loose) {
+  const p = view.prompt;
+  const out = [];
+  const power = () => plural(view.power[S.ctx.seat], "Power token");
+  if (p.kind === "cards") out.push(cardChooser(view, loose));
+  if (p.kind === "bid") out.push(el("p", { class: "note", text: p.for === "track" ? `Clash of Kings: the ${TRACK_NAME[p.track] || p.track} track. You have ${power()}.` : `Wildling attack of strength ${view.wildlings}. You have ${power()}.` }));
+  if (p.kind === "ties" && p.bids) out.push(bidTable(view, p.bids));
+  if (p.kind === "wildling" && view.wildling_top) out.push(wildlingCard(view.wildling_top) || "");
+  if ((p.kind === "westeros_choice" || p.kind === "wildling_choice") && p.card) {
+    const card = S.map.wildlings[p.card] ? wildlingCard(p.card) : westerosCard(p.card);
+    if (card) out.push(card);
+  }
+  return out;
+}
+
 export function cardChooser(view, loose) {
   const me = S.ctx.seat;
   const house = view.houses[me];

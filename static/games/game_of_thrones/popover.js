@@ -9,15 +9,6 @@ import { areaMoves, areaName, orderInfo, orderLabel, orderToken, S, stars } from
 
 const POP_TYPES = new Set(["order", "raven_swap", "unorder"]);
 
-/** Whether a tap on the area opens the popover (it has an order to place, swap or take back). */
-export function popoverFor(id) {
-  return areaMoves(id).some((m) => POP_TYPES.has(m.type));
-}
-
-export function openPopover(id) {
-  S.pop = id;
-}
-
 export function closePopover(refocus = true) {
   const was = S.pop;
   S.pop = null;

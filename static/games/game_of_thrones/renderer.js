@@ -1,17 +1,10 @@
-// A Game of Thrones: the map of Westeros (SVG, zoom and pan), the units, tokens and orders on
-// it, the tracks, and a panel for whatever this seat decides now. Every move sent is one of
-// ctx.moves (the prompt's choices): a click on the map or a button only ever picks a listed move.
-//
-// Fixed data comes from two places, each fetched once and cached by the browser: the outlines
-// and the Westeros and wildling card texts from map.json beside this file, and the areas' icons,
-// the houses, cards and orders from the table's static data, which the table page merges into
-// every view (under keys of its own: "area_info" and "house_info", never the live "areas").
+// A Game of Thrones: the map of Westeros, its pieces, and the panel of this seat's decision.
+// Every move sent is one of ctx.moves. Fixed data is fetched once: outlines and card texts
+// (map.json), areas, houses and orders (the table's static data, merged into every view).
 
 import { el, moveKey, Moves, plural, signed, svg } from "/static/js/kit.js";
 import { fitAreas, frameBox, setupGestures, showAll, zoomButtons } from "./mapview.js";
-import { barRise, closePopover, drawPopover, openPopover, placePopover, popoverFor } from "./popover.js";
-import { drawLastMove, noteLastMove } from "./lastmove.js";
-import { watchLog } from "./loglinks.js";
+
 
 const HOUSES = {
   stark: { name: "Stark", letter: "S", fill: "#dfe4e6", ink: "#1b2227", tint: "#c5ccd2" },
@@ -24,8 +17,6 @@ const HOUSES = {
 const TRACKS = [["iron_throne", "Iron Throne"], ["fiefdoms", "Fiefdoms"], ["kings_court", "King's Court"]];
 const DOMINANCE = { iron_throne: "Iron Throne", fiefdoms: "Valyrian Steel Blade", kings_court: "Messenger Raven" };
 const KIND_NAME = { march: "March", defense: "Defense", support: "Support", raid: "Raid", consolidate: "Consolidate Power" };
-const STEP_NAME = { raid: "Raids", march: "Marches", consolidate: "Consolidate Power", "": "" };
-const PHASE_NAME = { westeros: "Westeros phase", planning: "Planning phase", action: "Action phase", over: "The game is over" };
 const STRENGTH = { footman: 1, knight: 2, ship: 1, "siege-engine": 0 };
 const UNIT_NAME = { footman: "footman", knight: "knight", ship: "ship", "siege-engine": "siege engine" };
 const TRACK_NAME = { iron_throne: "Iron Throne", fiefdoms: "Fiefdoms", kings_court: "King's Court" };
@@ -35,7 +26,7 @@ const S = {
   sel: null, zoom: { k: 1, x: 0, y: 0 }, selSeq: -1,
 };
 
-// -- data ------------------------------------------------------------------------------------
+// -- data
 
 function load() {
   if (!S.loading) {
@@ -47,7 +38,48 @@ function load() {
   }
 }
 
-/** The static data merged into the view, with an index of the areas by id (built once). */
+// -- parts fetched when first needed
+
+// The first view carries the map, its pieces and the decision (the 40 KB budget); the rest is
+// fetched when first needed, with its styles, and the page drawn again.
+const LAZY = {};
+let cssLoad = null;
+
+function panelsCss() {
+  if (!cssLoad) {
+    cssLoad = new Promise((done) => {
+      const link = el("link", { rel: "stylesheet", href: "/static/games/game_of_thrones/panels.css" });
+      link.addEventListener("load", done);
+      link.addEventListener("error", done);
+      document.head.append(link);
+    });
+  }
+  return cssLoad;
+}
+
+function lazy(name, then = null) {
+  const l = LAZY[name] || (LAZY[name] = { mod: null, p: null, then: [] });
+  if (then) l.then.push(then);
+  if (!l.mod && !l.p) {
+    l.p = Promise.all([import(`./${name}.js`), panelsCss()]).then(([m]) => {
+      l.mod = m;
+      if (S.root && S.ctx) render(S.root, S.ctx);
+      for (const f of l.then.splice(0)) f(m);
+    }, () => { l.p = null; });
+  } else if (l.mod && then) l.then.splice(0).forEach((f) => f(l.mod));
+  return l.mod;
+}
+
+function preview(list) {
+  if (!list && !LAZY.arrows) return;
+  lazy("arrows", (m) => m.preview(list));
+}
+
+function previewMoveKey(key) {
+  const m = key && S.moves ? S.moves.byKey.get(key) : null;
+  preview(m ? [m] : null);
+}
+
 function fixedOf(view) {
   if (!view.area_info) return null;
   if (!S.fixed || S.fixed.area_info !== view.area_info) {
@@ -66,7 +98,7 @@ function orderLabel(view, id) {
   return o.name || `${KIND_NAME[o.kind]} ${signed(o.modifier, true)}`;
 }
 
-// -- the map ---------------------------------------------------------------------------------
+// -- the map
 
 const ORDER_GLYPH = {
   march: "M-6 0H4M0-4L5 0L0 4",
@@ -126,7 +158,6 @@ function buildMap() {
     const t = e.target.closest("[data-area]");
     if (t && (e.key === "Enter" || e.key === " ")) { e.preventDefault(); onArea(t.dataset.area); }
   });
-  // the arrow of a move is drawn while a pointer or the focus rests on its area
   const hover = (e) => {
     // the map moving under a resting pointer (a focused area brought into view) is no pointing
     if (e.type === "pointerover" && performance.now() - (S.pannedAt || 0) < 400) return;
@@ -139,8 +170,6 @@ function buildMap() {
   return { svg: root, world, nodes, dyn, arrows, preview: previewLayer };
 }
 
-/** Where an area's name stands: the map's place for it; a port's "Port" at the top of the small
- * port, so that the ships below it leave the word readable. */
 function labelAt(a, info) {
   return info.kind === "port" ? [a.l[0], a.l[1] - PORT_LIFT] : a.l;
 }
@@ -172,8 +201,6 @@ function areaLabel(id, a, info) {
   return outer;
 }
 
-/** An area's units as figures, one per kind (and routed or not), with a count where several
- * stand together. */
 function unitGroups(units) {
   const out = [];
   for (const kind of KIND_ORDER) {
@@ -221,7 +248,6 @@ function orderToken(view, order, x, y) {
   return g;
 }
 
-/** The boxes of an area's name and icons (the name's width estimated from its length). */
 function labelBoxes(a, info) {
   const [lx, ly] = labelAt(a, info);
   const name = info.kind === "port" ? "Port" : info.name || "";
@@ -232,7 +258,6 @@ function labelBoxes(a, info) {
   return boxes;
 }
 
-/** The box of a row of n units centred on (x, y). */
 const rowBox = (x, y, n) => { const half = (n - 1) * STEP / 2 + 12; return [x - half, y - 12, x + half, y + 12]; };
 
 /** Where the attackers stand in an embattled area, apart from its holders: below them, or above
@@ -241,14 +266,12 @@ function armyRowY(a, info, [ux, uy], n) {
   return labelBoxes(a, info).some((b) => meets(rowBox(ux, uy + 27, n), b)) ? uy - 27 : uy + 27;
 }
 
-/** How many places an area's row takes: its units, else one for a neutral force. */
 const standing = (e) => (e.units && e.units.length ? unitGroups(e.units).length : e.neutral_force ? 1 : 0);
 
 const meets = (b, c) => b[0] < c[2] && c[0] < b[2] && b[1] < c[3] && c[1] < b[3];
 
-/** Where an area's row of units (or its neutral force, n = 1) stands: at its place in the map's
- * data, unless the row would cover the area's name or icons (the data puts a few right on them);
- * then just below or above them. */
+/** A row of units (or a neutral force) at its place in the map's data, unless it would cover the
+ * area's name or icons (the data puts a few right on them): then just below or above them. */
 function unitSpot(a, info, n) {
   const [ux, uy] = a.u;
   if (info.kind === "port") return n ? [ux, uy + PORT_SHIPS_DROP] : [ux, uy];
@@ -314,7 +337,6 @@ function drawDynamic(view) {
       g.append(pt);
     }
     if (e.garrison) {
-      // a tower in the holder's colour, its strength on it
       const hh = houseOf(view, e.controller != null ? e.controller : 0);
       const gt = svg("g", { class: "garrison", transform: `translate(${ux - (n ? n * STEP / 2 + 15 : 0)} ${uy})` },
         svg("path", { d: "M-10 12V-4H-11.5V-12H-7V-8.5H-2.5V-12H2.5V-8.5H7V-12H11.5V-4H10V12Z" }), svg("text", { "text-anchor": "middle", y: "7.5", text: String(e.garrison) }));
@@ -338,8 +360,11 @@ function drawDynamic(view) {
     parts.push(g);
   }
   B.dyn.replaceChildren(...parts);
-  B.arrows.replaceChildren(...arrows(view));
+  const A = needsArrows(view) || LAZY.arrows ? lazy("arrows") : null;
+  B.arrows.replaceChildren(...(A ? A.arrows(view) : []));
 }
+
+const needsArrows = (view) => Boolean((view.prompt && view.prompt.kind === "march_moves" && (view.prompt.staged || []).length) || (view.combat && view.combat.from));
 
 function describeArea(view, id, e, info, actionable) {
   const bits = [info.name || id];
@@ -361,107 +386,10 @@ function describeArea(view, id, e, info, actionable) {
   return bits.join("; ");
 }
 
-/** An area's row of units as drawn now (its place, and the boxes an arrow must keep clear of:
- * the units, the attackers' row in a battle there, the name and its icons). */
-function arrowEnd(id) {
-  const a = S.map.areas[id];
-  if (!a) return { at: [0, 0], boxes: [] };
-  const info = S.fixed.area[id] || {};
-  const e = (S.live || {})[id] || {};
-  const n = e.units && e.units.length ? unitGroups(e.units).length : 0;
-  const at = unitSpot(a, info, standing(e));
-  const boxes = labelBoxes(a, info);
-  if (n) boxes.push(rowBox(at[0], at[1], n));
-  if (e.neutral_force) boxes.push([at[0] - 14, at[1] - 14, at[0] + 14, at[1] + 14]);
-  const c = S.ctx.view.combat;
-  if (c && c.area === id && c.army && c.army.length) { const m = unitGroups(c.army.map((k) => ({ kind: k }))).length; boxes.push(rowBox(at[0], armyRowY(a, info, at, m), m)); }
-  return { at, boxes };
-}
-
-const clearance = ([x, y], boxes) => Math.min(Infinity, ...boxes.map(([x0, y0, x1, y1]) => Math.hypot(Math.max(x0 - x, 0, x - x1), Math.max(y0 - y, 0, y - y1))));
-
-/** A march, retreat, raid or attack arrow between two areas' unit rows, bent a little. It leaves
- * the first row and stops short of the second (its head clear of the units, the name and the
- * icons there), so that it never hides what stands where it goes. Also a point on the drawn
- * arrow near its head, for its label (an arrow's start may lie off the screen). */
-function arrowGeometry(from, to, bend = 0.18) {
-  const A = arrowEnd(from); const B = arrowEnd(to);
-  const [x1, y1] = A.at; const [x2, y2] = B.at;
-  const mx = (x1 + x2) / 2 - (y2 - y1) * bend; const my = (y1 + y2) / 2 + (x2 - x1) * bend;
-  const at = (t) => [(1 - t) ** 2 * x1 + 2 * (1 - t) * t * mx + t * t * x2, (1 - t) ** 2 * y1 + 2 * (1 - t) * t * my + t * t * y2];
-  // the head reaches 6 beyond the path's end: 10 keeps it clear of what it points at
-  let t1 = 1; let best = -1;
-  for (let t = 1; t >= 0.5; t -= 0.02) {
-    const c = clearance(at(t), B.boxes);
-    if (c >= 10) { t1 = t; break; }
-    if (c > best) { best = c; t1 = t; }
-  }
-  let t0 = 0;
-  for (let t = 0; t <= Math.min(0.45, t1 - 0.1); t += 0.02) { t0 = t; if (clearance(at(t), A.boxes) >= 4) break; }
-  // the part of the curve from t0 to t1 (a quadratic's control point along its tangent at t0)
-  const [sx, sy] = at(t0); const [ex, ey] = at(t1);
-  const k = t1 - t0;
-  const cx = sx + k * ((1 - t0) * (mx - x1) + t0 * (x2 - mx)); const cy = sy + k * ((1 - t0) * (my - y1) + t0 * (y2 - my));
-  const r = (v) => v.toFixed(1);
-  return { d: `M${r(sx)} ${r(sy)}Q${r(cx)} ${r(cy)} ${r(ex)} ${r(ey)}`, mid: at(t0 + 0.7 * (t1 - t0)) };
-}
-
-function arrows(view) {
-  const out = [];
-  const p = view.prompt;
-  if (p && p.kind === "march_moves" && p.from) {
-    const count = {};
-    for (const [kind, to] of p.staged || []) (count[to] = count[to] || []).push(UNIT_NAME[kind]);
-    for (const [to, kinds] of Object.entries(count)) {
-      const g = arrowGeometry(p.from, to);
-      out.push(svg("path", { class: "arrow staged", d: g.d, "marker-end": "url(#got-arrow)" }));
-      out.push(svg("text", { class: "arrow-label", x: g.mid[0].toFixed(1), y: (g.mid[1] - 8).toFixed(1), "text-anchor": "middle", text: kinds.join(", ") }));
-    }
-  }
-  const c = view.combat;
-  if (c && c.from) out.push(svg("path", { class: "arrow attack", d: arrowGeometry(c.from, c.area).d, "marker-end": "url(#got-arrow)" }));
-  return out;
-}
-
-/** Where a listed move goes on the map, drawn before it is confirmed: a unit marching, a
- * retreat, a raid. Null for a move that goes nowhere. */
-function moveArrow(m) {
-  const view = S.ctx.view;
-  const p = view.prompt || {};
-  if (m.type === "move" && p.from) return [p.from, m.to, UNIT_NAME[m.unit] || m.unit];
-  if (m.type === "retreat" && view.combat) return [view.combat.area, m.to, "retreat"];
-  if (m.type === "raid" && m.target) return [m.area, m.target, "raid"];
-  return null;
-}
-
-/** Show (or with null, clear) the arrows of the moves that a pointer or the focus rests on. */
-function preview(list) {
-  if (!S.built) return;
-  const out = [];
-  const seen = new Set();
-  for (const m of list || []) {
-    const a = moveArrow(m);
-    if (!a || seen.has(a[1])) continue;
-    seen.add(a[1]);
-    const g = arrowGeometry(a[0], a[1]);
-    out.push(svg("path", { class: "arrow preview", d: g.d, "marker-end": "url(#got-arrow)" }));
-    const names = (list || []).map(moveArrow).filter((b) => b && b[1] === a[1]).map((b) => b[2]);
-    out.push(svg("text", { class: "arrow-label preview", x: g.mid[0].toFixed(1), y: (g.mid[1] - 10).toFixed(1), "text-anchor": "middle", text: [...new Set(names)].join(" or ") }));
-  }
-  S.built.preview.replaceChildren(...out);
-  S.built.svg.classList.toggle("previewing", out.length > 0);
-}
-
-function previewMoveKey(key) {
-  const m = key && S.moves ? S.moves.byKey.get(key) : null;
-  preview(m ? [m] : null);
-}
-
-// -- moves on the map ------------------------------------------------------------------------
+// -- moves on the map
 
 const AREA_TYPES = new Set(["order", "unorder", "raven_swap", "march", "consolidate", "muster", "move", "recruit", "retreat", "destroy", "raid"]);
 
-/** The map area a listed move is chosen by (a raid: its origin, then, once chosen, its target). */
 function mapArea(m) {
   if (m.type === "raid") return S.sel && m.area === S.sel && m.target ? m.target : m.area;
   if (m.type === "move" || m.type === "recruit" || m.type === "retreat") return m.to;
@@ -488,6 +416,23 @@ function highlighted() {
   return [...new Set(all.map((m) => (m.type === "raid" ? m.area : mapArea(m))).filter(Boolean))];
 }
 
+const popoverFor = (id) => areaMoves(id).some((m) => POPOVER_TYPES.has(m.type));
+
+function closePopover(refocus = true) {
+  if (LAZY.popover && LAZY.popover.mod) LAZY.popover.mod.closePopover(refocus);
+  else S.pop = null;
+}
+
+const placePopover = () => { if (LAZY.popover && LAZY.popover.mod) LAZY.popover.mod.placePopover(); };
+
+/** How far above the window's bottom a sheet stands: on the action bar fixed at a phone's
+ * bottom (its box, not the page's estimate of its height). */
+function barRise() {
+  const bar = document.getElementById("action-bar");
+  const r = bar ? bar.getBoundingClientRect() : null;
+  return r && r.height && r.top > innerHeight / 2 ? Math.max(0, Math.ceil(innerHeight - r.top)) : 0;
+}
+
 const PANEL_TITLE = { orders: "Your orders", raven: "The Messenger Raven", cards: "Choose your house card", bid: "Your bid" };
 const POPOVER_TYPES = new Set(["order", "raven_swap", "unorder"]);
 const NEEDS_PANEL = new Set(["order", "raven_swap", "raid", "unorder", "casualty"]);
@@ -499,10 +444,12 @@ function onArea(id) {
     // orders: a popover at the area; the same tap again closes it
     if (S.pop === id) { closePopover(); return; }
     S.sel = id;
-    openPopover(id);
-    render(S.root, S.ctx);
-    const first = S.built.pop && S.built.pop.querySelector("button[data-move]:not(:disabled)");
-    if (first) first.focus({ preventScroll: true });
+    S.pop = id;
+    const P = lazy("popover", () => {
+      const first = S.built.pop && S.built.pop.querySelector("button[data-move]:not(:disabled)");
+      if (first) first.focus({ preventScroll: true });
+    });
+    if (P) render(S.root, S.ctx);
     return;
   }
   if (S.pop) closePopover(false);
@@ -514,7 +461,7 @@ function onArea(id) {
   if (first && list.length) first.focus({ preventScroll: true });
 }
 
-// -- panels ----------------------------------------------------------------------------------
+// -- panels
 
 function houseChip(view, seat, extra = "") {
   const h = houseOf(view, seat);
@@ -555,14 +502,7 @@ function actionPanel(view, more) {
     box.append(el("p", { class: "note", text: `Marching from ${areaName(p.from)}. ` + ((p.staged || []).length ? "So far: " + p.staged.map(([k, to]) => `${UNIT_NAME[k]} → ${areaName(to)}`).join("; ") + "." : "No unit has moved yet.") }));
   }
   if (more == null && needsPanels(view)) box.append(el("p", { class: "note", text: "…" }));
-  if (p.kind === "cards" && more) box.append(more.cardChooser(view, loose));
-  if (p.kind === "bid") box.append(el("p", { class: "note", text: p.for === "track" ? `Clash of Kings: the ${TRACK_NAME[p.track] || p.track} track. You have ${plural(view.power[ctx.seat], "Power token")}.` : `Wildling attack of strength ${view.wildlings}. You have ${plural(view.power[ctx.seat], "Power token")}.` }));
-  if (p.kind === "ties" && p.bids && more) box.append(more.bidTable(view, p.bids));
-  if (p.kind === "wildling" && view.wildling_top && more) box.append(more.wildlingCard(view.wildling_top) || "");
-  if ((p.kind === "westeros_choice" || p.kind === "wildling_choice") && more) {
-    const card = p.card && (S.map.wildlings[p.card] ? more.wildlingCard(p.card) : more.westerosCard(p.card));
-    if (card) box.append(card);
-  }
+  if (more) box.append(...more.promptParts(view, loose));
   if (onMap.length) {
     const areas = [...new Set(onMap.map((m) => (m.type === "raid" ? m.area : mapArea(m))))];
     const sel = S.sel && !popoverFor(S.sel) && (areas.includes(S.sel) || areaMoves(S.sel).length) ? S.sel : null;
@@ -603,128 +543,43 @@ function actionPanel(view, more) {
   return box;
 }
 
-/** The seat's areas that hold an order already. */
 function ordered(view) {
   return new Set((view.areas || []).filter((a) => a.order && a.order.seat === S.ctx.seat).map((a) => a.id));
 }
 
 function planningSummary(view) {
-  const me = S.ctx.seat;
-  const pl = view.planning || { asked: [], ready: [], placed: {} };
-  const pos = view.tracks.kings_court.indexOf(me);
+  // who has placed how many is in the player panels
+  const pos = view.tracks.kings_court.indexOf(S.ctx.seat);
   const allowed = stars(view.houses.length)[pos] || 0;
-  const mine = (view.areas || []).filter((a) => a.order && a.order.seat === me);
-  const special = mine.filter((a) => a.order.token && orderInfo(view, a.order.token).special).length;
+  const special = (view.areas || []).filter((a) => a.order && a.order.seat === S.ctx.seat && a.order.token && orderInfo(view, a.order.token).special).length;
   const restricted = (view.restricted || []).map((id) => orderLabel(view, id));
-  return el("div", { class: "planning" },
-    el("p", {}, `Special orders: ${special} of ${allowed} ★ (King's Court, ${ordinal(pos + 1)} place).`,
-      restricted.length ? el("span", { class: "restricted", text: ` Restricted this round: ${restricted.join(", ")}.` }) : null),
-    view.phase === "planning" ? el("ul", { class: "who" }, (pl.asked || []).map((s) => el("li", {}, houseChip(view, s),
-      ` ${(pl.placed || {})[s] || 0} placed — `, (pl.ready || []).includes(s) ? el("strong", { text: "ready" }) : el("em", { text: "still planning" })))) : null);
+  return el("p", { class: "planning" }, `Special orders: ${special} of ${allowed} ★ (King's Court, ${ordinal(pos + 1)} place).`,
+    restricted.length ? el("span", { class: "restricted", text: ` Restricted this round: ${restricted.join(", ")}.` }) : null);
 }
 
 const ordinal = (n) => `${n}${["th", "st", "nd", "rd"][n % 100 > 10 && n % 100 < 14 ? 0 : n % 10 < 4 ? n % 10 : 0]}`;
 
-function tracksPanel(view) {
-  const n = view.houses.length;
-  const rows = TRACKS.map(([id, title]) => {
-    const order = view.tracks[id] || [];
-    const used = id === "fiefdoms" ? view.blade_used : id === "kings_court" ? view.raven_used : false;
-    return el("div", { class: "track", "data-track": id }, el("h4", { text: title }),
-      el("ol", {}, order.map((s, i) => el("li", {}, el("span", { class: "pos", text: String(i + 1) }), houseChip(view, s),
-        id === "kings_court" && stars(n)[i] ? el("span", { class: "stars", title: plural(stars(n)[i], "special order"), text: "★".repeat(stars(n)[i]) }) : null,
-        i === 0 ? el("span", { class: `dom${used ? " used" : ""}`, text: DOMINANCE[id] + (used ? " (used)" : "") }) : null))));
-  });
-  const limits = view.supply_limits || [];
-  const supply = el("div", { class: "track" }, el("h4", { text: "Supply" }),
-    el("ol", {}, view.houses.map((_, s) => el("li", {}, houseChip(view, s), el("span", { text: ` ${view.supply[s]} — armies ${(limits[view.supply[s]] || []).join("·")}` })))));
-  const victory = el("div", { class: "track" }, el("h4", { text: "Victory (castles and strongholds, 7 wins)" }),
-    el("ol", {}, view.houses.map((_, s) => el("li", {}, houseChip(view, s), el("meter", { min: "0", max: "7", value: String(view.castles[s]), "aria-label": `${houseOf(view, s).name} castles` }), el("span", { text: ` ${view.castles[s]}` })))));
-  const wild = el("div", { class: "track wildlings" }, el("h4", { text: `Wildlings: ${view.wildlings} of 12` }),
-    el("ol", { class: "wild-steps" }, [0, 2, 4, 6, 8, 10, 12].map((v) => el("li", { class: v === view.wildlings ? "on" : v < view.wildlings ? "past" : "", text: String(v) }))));
-  const rounds = el("div", { class: "track rounds" }, el("h4", { text: `Round ${Math.min(view.round, view.rounds || 10)} of ${view.rounds || 10}` }),
-    el("ol", { class: "round-steps" }, Array.from({ length: view.rounds || 10 }, (_, i) => el("li", { class: i + 1 === view.round ? "on" : i + 1 < view.round ? "past" : "", text: String(i + 1) }))));
-  return el("section", { class: "got-tracks", "aria-label": "Tracks" }, rounds, ...rows, supply, victory, wild);
-}
-
 function statusBar(view) {
-  const ctx = S.ctx;
-  const phase = PHASE_NAME[view.phase] || view.phase;
-  let next = "";
-  if (view.phase === "action" && view.combat) {
-    // a battle holds the march up: say so, not who marches next
-    next = `${STEP_NAME[view.step] || "Marches"} — battle for ${areaName(view.combat.area)}`;
-  } else if (view.phase === "action" && view.step) {
-    const who = (ctx.awaiting || []).map((s) => houseOf(view, s).name);
-    next = `${STEP_NAME[view.step] || view.step}${who.length ? ` — ${who.join(", ")} ${who.length > 1 ? "decide" : "resolves next"}` : ""}`;
-  }
-  const me = ctx.seat != null && view.houses[ctx.seat] ? houseChip(view, ctx.seat, " me") : null;
-  return el("div", { class: "got-bar" }, el("span", { class: "round", text: `Round ${Math.min(view.round, view.rounds || 10)}` }),
-    el("span", { class: "phase", text: phase }), next ? el("span", { class: "next", text: next }) : null,
+  // the engine's own words for the phase and the step being decided (the Raven, a battle, …)
+  const st = view.status || {};
+  const me = S.ctx.seat != null && view.houses[S.ctx.seat] ? houseChip(view, S.ctx.seat, " me") : null;
+  return el("div", { class: "got-bar", title: st.text || "" }, el("span", { class: "round", text: `Round ${Math.min(view.round, view.rounds || 10)}` }),
+    el("span", { class: "phase", text: st.phase || view.phase }), st.step ? el("span", { class: "next", text: st.step }) : null,
     me ? el("span", { class: "you" }, "You are ", me) : el("span", { class: "you", text: "Spectator" }),
     view.winner != null ? el("strong", { class: "won", text: `${houseOf(view, view.winner).name} wins` }) : null);
 }
 
-// -- the panels fetched on demand ---------------------------------------------------------------
+// -- the panels fetched on demand
 
-let P = null; // panels.js once loaded: the combat, Westeros and bidding panels
-
-/** Whether this view shows anything drawn by panels.js. */
 function needsPanels(view) {
   const kind = view.prompt ? view.prompt.kind : "";
   return Boolean(view.combat || view.bids || view.standings || view.wildling_last || (view.westeros_cards || []).length || (view.bid_results || []).length
-    || ["cards", "ties", "wildling", "westeros_choice", "wildling_choice"].includes(kind));
+    || ["cards", "ties", "wildling", "westeros_choice", "wildling_choice", "bid"].includes(kind));
 }
 
-/** panels.js if loaded; else start fetching it (the page is drawn again when it arrives). */
-function panels() {
-  if (!P && !S.panelsLoading) {
-    S.panelsLoading = import("./panels.js").then((m) => { P = m; if (S.root && S.ctx) render(S.root, S.ctx); }, () => { S.panelsLoading = null; });
-  }
-  return P;
-}
+const panels = () => lazy("panels");
 
-// -- the log, filtered by round ----------------------------------------------------------------
-
-const ROUND_LINE = /^Round (\d+) begins/;
-
-/** Hide the log lines outside the chosen round ("" = every round). A line belongs to the round
- * begun by the last "Round N begins" line before it (the setup to round 1). */
-function filterLog() {
-  const log = document.getElementById("log");
-  const pick = document.getElementById("got-log-round");
-  if (!log || !pick) return;
-  const want = pick.value;
-  let round = "1";
-  for (const li of log.children) {
-    const m = ROUND_LINE.exec(li.textContent);
-    if (m) round = m[1];
-    li.dataset.round = round;
-    li.hidden = Boolean(want) && round !== want;
-  }
-}
-
-/** A "Round" chooser above the table's log, added once; its rounds follow the game. */
-function logFilter(view) {
-  const log = document.getElementById("log");
-  if (!log) return;
-  let pick = document.getElementById("got-log-round");
-  if (!pick) {
-    pick = el("select", { id: "got-log-round", onchange: () => { filterLog(); const panel = document.getElementById("tab-log"); if (panel) panel.scrollTop = pick.value ? 0 : panel.scrollHeight; } });
-    log.before(el("p", { class: "got-log-filter" }, el("label", { for: "got-log-round", text: "Show the log of " }), pick));
-    new MutationObserver(filterLog).observe(log, { childList: true });
-  }
-  const rounds = Math.min(view.round, view.rounds || 10);
-  if (pick.options.length !== rounds + 1) {
-    const keep = pick.value;
-    pick.replaceChildren(el("option", { value: "", text: "every round" }),
-      ...Array.from({ length: rounds }, (_, i) => el("option", { value: String(i + 1), text: `round ${i + 1}` })));
-    pick.value = keep;
-  }
-  filterLog();
-}
-
-// -- the renderer ----------------------------------------------------------------------------
+// -- the renderer
 
 export function render(root, ctx) {
   S.root = root; S.ctx = ctx;
@@ -773,18 +628,36 @@ export function render(root, ctx) {
       const bar = document.getElementById("action-bar");
       if (bar) new ResizeObserver(placeSheets).observe(bar);
     }
-    watchLog();
+    // the log's links to the map and its round filter: fetched when the log is first pointed
+    // at, tapped or opened
+    for (const id of ["tab-log", "chat", "t-log"]) {
+      const node = document.getElementById(id);
+      if (node && !node.dataset.gotWatch) {
+        node.dataset.gotWatch = "1";
+        const wake = (e) => { if (!LAZY.loglinks) lazy("loglinks", (m) => { m.watchLog(); m.logFilter(S.ctx.view); m.replay(e); }); };
+        for (const type of ["pointerover", "click", "focusin"]) node.addEventListener(type, wake);
+      }
+    }
+    // the tracks (below the map) are fetched once scrolled near
+    new IntersectionObserver((seen, obs) => { if (seen.some((x) => x.isIntersecting)) { obs.disconnect(); lazy("tracks"); } },
+      { rootMargin: "0px" }).observe(S.built.below);
   }
   const focus = document.activeElement && S.built.dock.contains(document.activeElement) ? document.activeElement.getAttribute("data-move") || document.activeElement.getAttribute("data-area-button") : null;
-  noteLastMove(view);
+  // the last move: each view is compared with the one before (marks drawn once fetched)
+  if (S.prevSeq !== ctx.seq) {
+    const before = S.prevAreas;
+    S.prevAreas = view.areas; S.prevSeq = ctx.seq;
+    if (before) lazy("lastmove", (m) => m.noteLastMove(view, before));
+  }
   drawDynamic(view);
-  drawLastMove(view);
+  if (LAZY.lastmove && LAZY.lastmove.mod) LAZY.lastmove.mod.drawLastMove(view);
   S.built.bar.replaceChildren(statusBar(view));
   const more = needsPanels(view) ? panels() : null;
   const act = actionPanel(view, more);
   S.built.dockBody.replaceChildren((more && more.combatPanel(view)) || "", act, S.areaList || "", (more && more.combatHands(view)) || "",
     (more && more.westerosPanel(view)) || "");
-  S.built.below.replaceChildren(tracksPanel(view));
+  const T = LAZY.tracks && LAZY.tracks.mod;
+  S.built.below.replaceChildren(T ? T.tracksPanel(view) : el("p", { class: "got-tracks-wait", text: "The tracks…" }));
   S.built.dock.classList.toggle("sheet", sheetMoment(view));
   placeSheets();
   paintFold();
@@ -792,10 +665,12 @@ export function render(root, ctx) {
     const again = S.built.dock.querySelector(`[data-move="${CSS.escape(focus)}"], [data-area-button="${CSS.escape(focus)}"]`);
     if (again) again.focus({ preventScroll: true });
   }
-  drawPopover(view);
+  const P = S.pop ? lazy("popover") : null;
+  if (P) P.drawPopover(view);
+  else if (S.built.pop) { S.built.pop.remove(); S.built.pop = null; }
   fitMoment(view);
   placePopover();
-  logFilter(view);
+  if (LAZY.loglinks && LAZY.loglinks.mod) LAZY.loglinks.mod.logFilter(view);
   const focused = document.activeElement && document.activeElement.closest && document.activeElement.closest("[data-area]");
   preview(focused && S.built.svg.contains(focused) ? areaMoves(focused.dataset.area) : null);
   // the seq says "this view is drawn": not before the panels it needs have come
@@ -815,7 +690,6 @@ function sheetMoment(view) {
   return Boolean(view.combat) || ["cards", "bid", "ties", "wildling", "westeros_choice", "wildling_choice", "support"].includes(kind);
 }
 
-/** A phone's sheets (the panels, the orders' popover) stand on the action bar. */
 function placeSheets() {
   if (!S.built) return;
   S.built.dock.style.bottom = S.built.dock.classList.contains("sheet") && innerWidth < 700 ? `${barRise()}px` : "";
@@ -834,10 +708,9 @@ function paintFold() {
 
 const PHONE_PX = 1.12; // map units to screen pixels on a phone: its smallest texts (9) at 10 px
 
-/** At each new moment (a phase, a prompt, a battle) the view fits what matters now: the whole
- * of Westeros at the opening and for spectators; a battle's areas; on a phone (or where the
- * whole map is drawn small) the areas the seat acts on. Between moments the player's own zoom
- * and pan stay. */
+/** At each new moment the view fits what matters now: all of Westeros at the opening and for
+ * spectators, a battle's areas, on a phone (or a small map) the seat's areas; between moments
+ * the player's own zoom and pan stay. */
 function fitMoment(view) {
   const p = view.prompt;
   const c = view.combat;
@@ -866,10 +739,8 @@ function fitMoment(view) {
 // the winner is named here (with the final standings), not again in the table's end box
 export const ownResult = true;
 
-// what panels.js draws with
-export { areaMoves, areaName, arrowGeometry, HOUSES, houseChip, houseOf, ordinal, orderInfo, orderLabel, orderToken, S, stars, STRENGTH, TRACK_NAME, UNIT_NAME };
+export { areaMoves, areaName, armyRowY, DOMINANCE, HOUSES, houseChip, houseOf, labelBoxes, mapArea, ordinal, orderInfo, orderLabel, orderToken, rowBox, S, standing, stars, STRENGTH, TRACK_NAME, TRACKS, unitGroups, unitSpot, UNIT_NAME };
 
-/** The lines this game adds to each player's panel beside the board. */
 export function panel(view, seat) {
   if (!view || !view.houses || !view.houses[seat]) return [];
   const h = HOUSES[view.houses[seat]];
