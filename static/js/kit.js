@@ -120,80 +120,65 @@ export function confirmMove({ title, text, yes = "Yes, do it", no = "Cancel" }) 
 }
 
 // -- card zoom -------------------------------------------------------------------------------
+// The zoom itself (static/js/zoom.js) is fetched on the first event on a card. What must be
+// answered at once is answered here: a touch press on a card is long — a look, not a choice —
+// when the kit's timer runs out while the finger is down, or the finger lifts PRESS_MS or more
+// after it went down, or the browser's own long press (its menu) comes: whichever comes first,
+// the same answer (the zoom opens and stays; no click, no menu).
 
-let zoomBox = null;
-let zoomTimer = null;
-let zoomFor = null; // the element the zoom describes
-let pressed = null;
+const PRESS_MS = 450;
+let zoomAt = null; // the zoom module, or the promise of it
 
-function hideZoom() {
-  clearTimeout(zoomTimer);
-  if (zoomBox) zoomBox.hidden = true;
-}
-
-function showZoom(target, describe) {
-  // a card redrawn while the pointer rested on it is gone: no zoom for it (it would sit at 0,0)
-  const content = target.isConnected && describe(target);
-  if (!content) return;
-  zoomFor = target;
-  if (!zoomBox) {
-    zoomBox = el("div", { class: "kit-zoom", role: "tooltip", id: "kit-zoom" });
-    document.body.append(zoomBox);
-    zoomBox.addEventListener("click", hideZoom);
-  }
-  zoomBox.replaceChildren(content);
-  zoomBox.hidden = false;
-  const r = target.getBoundingClientRect();
-  const w = zoomBox.offsetWidth; const h = zoomBox.offsetHeight;
-  const vw = document.documentElement.clientWidth;
-  // never over the action bar (stuck at the top, or at a phone's bottom)
-  const b = document.getElementById("action-bar")?.getBoundingClientRect();
-  let top = 6, vh = innerHeight;
-  if (b?.height) { if (b.top > vh / 2) vh = b.top; else if (b.top < 1) top = b.bottom + 6; }
-  let x = r.right + 10;
-  if (x + w > vw - 6) x = r.left - w - 10;
-  if (x < 6) x = Math.max(6, Math.min(vw - w - 6, r.left + r.width / 2 - w / 2));
-  let y = Math.min(Math.max(top, r.top), vh - h - 6);
-  if (x < r.right && x + w > r.left && pressed) y = r.top > top + h + 10 ? r.top - h - 10 : Math.min(vh - h - 6, r.bottom + 10);
-  zoomBox.style.left = `${Math.round(x)}px`;
-  zoomBox.style.top = `${Math.round(Math.max(top, y))}px`;
-}
-
-/** Shows `describe(el)` (a node: the full card) beside any `selector` under root on hover,
- *  and on a long press on a touch screen (the press then does not click). */
+/** Shows `describe(el)` (a node — the full card — or a promise of one) beside any `selector`
+ *  under root: on a mouse's hover, a long press on a touch screen, or the keyboard's focus. */
 export function attachZoom(root, selector, describe) {
   if (root.dataset.zoom) return;
   root.dataset.zoom = "1";
-  root.addEventListener("pointerover", (e) => {
-    if (e.pointerType === "touch") return;
-    const t = e.target.closest(selector);
-    if (!t || !root.contains(t)) return;
-    clearTimeout(zoomTimer);
-    zoomTimer = setTimeout(() => showZoom(t, describe), 350);
-  });
-  root.addEventListener("pointerout", (e) => {
-    const t = e.target.closest(selector);
-    if (t && !(e.relatedTarget && t.contains(e.relatedTarget))) hideZoom();
-  });
+  const queue = [];
+  const tell = (type, e, target) => {
+    const ev = { type, e, target, at: e.timeStamp };
+    if (zoomAt && !zoomAt.then) { zoomAt.handle(root, selector, describe, ev); return; }
+    if (!queue.length && !target) return; // (nothing to close before the first look)
+    queue.push(ev);
+    zoomAt = zoomAt || import("./zoom.js").then((m) => (zoomAt = m));
+    if (queue.length === 1) zoomAt.then((m) => { for (const q of queue.splice(0)) m.handle(root, selector, describe, q); });
+  };
+  let press = null; // { target, at, long, timer }
+  const card = (e) => (e.target.closest ? e.target.closest(selector) : null);
+  const long = () => {
+    if (!press || press.long) return;
+    press.long = true;
+    clearTimeout(press.timer);
+    tell("longpress", { timeStamp: performance.now() }, press.target);
+  };
+  for (const type of ["pointerover", "pointerout", "focusin", "focusout"]) root.addEventListener(type, (e) => tell(type, e, card(e)));
   root.addEventListener("pointerdown", (e) => {
-    if (e.pointerType !== "touch") return;
-    const t = e.target.closest(selector);
-    if (!t) return;
-    pressed = { t, long: false };
-    clearTimeout(zoomTimer);
-    zoomTimer = setTimeout(() => { if (pressed) { pressed.long = true; showZoom(t, describe); } }, 450);
+    if (press) clearTimeout(press.timer);
+    const t = card(e);
+    press = e.pointerType === "touch" && t ? { target: t, at: e.timeStamp, long: false, timer: setTimeout(long, PRESS_MS) } : null;
+    tell("pointerdown", e, t);
   });
-  const release = () => { if (pressed && !pressed.long) clearTimeout(zoomTimer); };
-  root.addEventListener("pointerup", release);
-  root.addEventListener("pointercancel", () => { release(); pressed = null; });
-  root.addEventListener("contextmenu", (e) => { if (pressed && pressed.long) e.preventDefault(); });
-  // a long press shows the card and is not a click
+  const lift = (e) => {
+    if (!press || press.long) return;
+    if (e.type === "pointerup" && e.timeStamp - press.at >= PRESS_MS) long();
+    else { clearTimeout(press.timer); press = null; }
+  };
+  root.addEventListener("pointerup", lift);
+  root.addEventListener("pointercancel", lift);
+  root.addEventListener("contextmenu", (e) => {
+    if (!press || !press.target.contains(e.target)) return;
+    e.preventDefault();
+    long();
+  });
   root.addEventListener("click", (e) => {
-    if (pressed && pressed.long) { e.stopPropagation(); e.preventDefault(); }
-    pressed = null;
+    if (press && press.long && press.target.contains(e.target)) { e.stopPropagation(); e.preventDefault(); }
+    press = null;
   }, true);
-  document.addEventListener("keydown", (e) => { if (e.key === "Escape") hideZoom(); });
-  window.addEventListener("scroll", hideZoom, { passive: true });
+}
+
+/** Closes the zoom, if one is open. */
+export function closeZoom() {
+  if (zoomAt && !zoomAt.then) zoomAt.close();
 }
 
 // -- sections ------------------------------------------------------------------------------
@@ -218,7 +203,6 @@ export function patchSection(sec, html) {
   sec.html = html;
   sec.el.innerHTML = html;
   sec.el.hidden = !html;
-  if (zoomFor && !zoomFor.isConnected) hideZoom();
 }
 
 // -- what just happened ------------------------------------------------------------------------

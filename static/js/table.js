@@ -245,23 +245,32 @@ function renderPrompt() {
   let who = "";
   let text;
   let mineToPlay = false;
-  if (status === "finished") text = "The game is over.";
-  else if (state.offline) text = state.view ? "Not connected — moves cannot be sent until the connection is back…"
+  // a bar with nothing to answer (a spectator's, the end's) is one line that says what is going on
+  const quiet = status === "finished" || (!boot.you && status !== "gathering");
+  if (status === "finished") {
+    const won = state.result ? state.result.winners.map(nameOf) : [];
+    who = "Game over";
+    text = won.length === 1 ? `${won[0]} wins` : won.length ? `shared victory: ${won.join(", ")}` : state.result ? "nobody wins" : "";
+  } else if (state.offline) text = state.view ? "Not connected — moves cannot be sent until the connection is back…"
     : "Not connected — the table will show once the connection is back…";
   else if (mine !== null && state.awaiting.includes(mine)) {
     // while a move is on its way only "who" changes: the bar keeps its height
     mineToPlay = !state.pending;
     const p = state.view && state.view.prompt;
     who = state.pending ? "Sending your move…" : "Your turn";
-    text = p && p.text ? p.text : "choose a move";
+    text = frame.say || (p && p.text) || "choose a move";
     const others = state.awaiting.filter((s) => s !== mine);
     if (others.length) text += ` (also awaited: ${others.map(nameOf).join(", ")})`;
   } else if (state.pending) text = "Sending your move…";
-  else if (state.awaiting.length) {
+  else if (!boot.you) {
+    who = "Watching";
+    text = state.awaiting.length ? `${state.awaiting.map(nameOf).join(", ")} to play` : "";
+  } else if (state.awaiting.length) {
     text = `Waiting for ${state.awaiting.map(nameOf).join(", ")}…`;
   } else text = "";
   if (state.offline) mineToPlay = false;
-  box.replaceChildren(...(who ? [el("strong", { class: "who", text: who }), " — "] : []), text);
+  box.replaceChildren(...(who ? [el("strong", { class: "who", text: who }), text ? " — " : ""] : []), text);
+  frame.bar.classList.toggle("quiet", quiet);
   box.classList.toggle("yours", mineToPlay);
   frame.bar.classList.toggle("yours", mineToPlay);
   const spoken = who ? `${who} — ${text}` : text;
@@ -300,7 +309,7 @@ function extras() {
 // -- the frame (docs/DESIGN.md, "The table's frame") ----------------------------------------
 
 // The bar, the board's first child, lifts the answers out of the game's [data-prompt] panels.
-const frame = { bar: $("action-bar"), barDo: $("bar-do"), undo: $("undo"), prompt: $("prompt") };
+const frame = { bar: $("action-bar"), barDo: $("bar-do"), undo: $("undo"), prompt: $("prompt"), say: null };
 const lifted = new Map(); // shell -> the panel it was lifted from
 const answers = (n) => n.matches("button") && !n.closest("details, [data-card], [aria-pressed]") && n.textContent.trim().length <= 60;
 const keyOf = (n) => n.getAttribute("data-move") || n.getAttribute("data-k") || n.getAttribute("data-fk")
@@ -341,6 +350,10 @@ function liftPrompt() {
     lifted.set(made.get(board), panel);
   }
   barDo.classList.toggle("empty", !barDo.querySelector("button"));
+  // a renderer's own sentence for the prompt ([data-say], hidden on the board) is the one the bar says
+  const say = panels.map((p) => p.querySelector("[data-say]")).find(Boolean);
+  const said = say ? say.textContent.trim() : null;
+  if (said !== frame.say) { frame.say = said; renderPrompt(); }
   if (focusKey !== null && !bar.contains(document.activeElement)) {
     const same = [...barDo.querySelectorAll("button:not(:disabled)")].find((b) => keyOf(b) === focusKey)
       || barDo.querySelector("button:not(:disabled)") || frame.undo;

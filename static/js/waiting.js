@@ -4,6 +4,13 @@ import { el } from "./kit.js";
 
 const $ = (id) => document.getElementById(id);
 
+// On a phone the symbols and the rules fold away, a tap each: the room then fits in about two
+// screens. They are drawn open (a wide screen shows them beside the invitation; so does a page
+// without scripts).
+if (matchMedia("(max-width: 699.98px)").matches) {
+  for (const d of document.querySelectorAll(".before-play details.fold[open]")) d.open = false;
+}
+
 export function render(t, boot, botTag) {
   $("gathered").replaceChildren(...t.players.map((p) => el("li", {},
     el("span", { class: "name", text: p.name }),

@@ -266,3 +266,38 @@ def test_a_wrong_invitation_code_is_answered_beside_its_field_in_view_focused_an
         problems += [f"/join/ZZZZZZ: {p}" for p in error_in_view(page, "#code", invalid=False)]
     ctx.close()
     assert not problems, problems
+
+
+PHONE = (390, 844)
+PHONE_WAITING_SCREENS = 2  # a waiting room's height at most on a phone, in its screens, as it opens
+
+
+def test_every_waiting_room_fits_in_two_phone_screens_with_the_symbols_and_rules_a_tap_away(
+        browser: Browser, server: ServerProcess, pages: dict[str, str]) -> None:
+    """On a 390×844 phone, each game's waiting room as it opens (nothing unfolded by the test) is
+    at most two screens tall; the symbols and the rules are each behind a disclosure in view of the
+    page's end, which opens them at legend size."""
+    ctx = browser.new_context(**context_args("phone", "light"))
+    page = ctx.new_page()
+    heights, bad = {}, []
+    for game in GAMES:
+        page.goto(server.base + pages[f"waiting {game}"])
+        page.wait_for_function("() => document.querySelector('#gathered li .presence, #gathered li .badge.bot')")
+        page.evaluate("() => document.fonts.ready")
+        page.wait_for_timeout(200)
+        heights[game] = page.evaluate("() => document.documentElement.scrollHeight")
+        if heights[game] > PHONE_WAITING_SCREENS * PHONE[1]:
+            bad.append(f"{game}: {heights[game]} px tall, {heights[game] / PHONE[1]:.1f} screens")
+        folds = page.locator(".before-play details > summary")
+        if folds.count() < 2:
+            bad.append(f"{game}: {folds.count()} disclosures for the symbols and the rules")
+            continue
+        for i in range(folds.count()):
+            folds.nth(i).click()
+        legend = page.evaluate("""() => [...document.querySelectorAll('.legend svg, .legend img, .legend .sym')]
+            .map((e) => e.getBoundingClientRect()).filter((r) => r.width && r.height)
+            .map((r) => [r.width, r.height])""")
+        if not legend or any(w > 64 or h > 40 for w, h in legend):
+            bad.append(f"{game}: opened, the legend shows {len(legend)} symbols, e.g. {legend[:1]}")
+    ctx.close()
+    assert not bad, "\n".join(bad) + f"\nheights: {heights}"

@@ -464,7 +464,7 @@ def test_a_spectator_is_never_sent_nor_shown_a_hand_card_or_a_decks_order(browse
 
     watcher.on("websocket", listen)
     watcher.goto(f"{server.base}/watch/{game.code}")
-    expect(watcher.locator("#board .tob-now")).to_contain_text("You are watching")
+    expect(watcher.locator("#prompt")).to_contain_text("Watching")
     choose_decks(game)
     plan = Plan(game.api.get(f"/api/tables/{game.code}/static").json()["cards"])
     checked = 0

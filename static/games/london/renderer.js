@@ -9,7 +9,7 @@
 // Why a thing cannot be chosen is the server's word (prompt.unavailable); a move that would take
 // a loan (choice.loans) says so on the card and asks before it is sent.
 
-import { confirmMove, esc, focusedKey, makeSections, markFresh, moveKey, Moves, patchSection, plural, reasonFor, restoreFocus } from "/static/js/kit.js";
+import { attachZoom, closeZoom, confirmMove, esc, focusedKey, makeSections, markFresh, moveKey, Moves, patchSection, plural, reasonFor, restoreFocus } from "/static/js/kit.js";
 
 // the table page draws no prompt line or result box of its own above this board
 export const ownPrompt = true;
@@ -17,7 +17,7 @@ export const ownResult = true;
 
 const S = {
   root: null, ctx: null, moves: null, sections: {}, why: null, whySeq: -1, whyHand: false,
-  sent: null, lastPrompt: null, handOpen: true, final: null, zoom: null,
+  sent: null, lastPrompt: null, handOpen: true, final: null,
 };
 
 const COLOURS = { brown: "Brown", blue: "Blue", pink: "Pink", grey: "Pauper" };
@@ -206,12 +206,12 @@ function nowHint() {
 function statusSection(v) {
   const ctx = S.ctx;
   const phase = PHASE[v.step] ?? 0;
-  const who = v.over ? "The game is over" : v.current === ctx.seat ? "Your turn" : `${esc(ctx.nameOf(v.current))}'s turn`;
   const phases = ["Draw", "Action", "Hand limit", "End"].map((p, i) =>
     `<li${!v.over && i === phase ? ' class="now" aria-current="step"' : ""}>${p}${!v.over && i === phase ? ' <span class="sr">(now)</span>' : ""}</li>`).join("");
   const endgame = v.endgame.triggered && !v.over
     ? `<p class="lon-endgame" role="status">⚑ The city deck is empty — the endgame has begun: ${plural(v.endgame.final_turns_left, "final turn")} left.</p>` : "";
-  return `<div class="lon-status"><p class="lon-turn"><b>${who}</b> · turn ${v.turn_no}` +
+  // (whose turn it is, and what to do, the action bar says)
+  return `<div class="lon-status"><p class="lon-turn"><b>Turn ${v.turn_no}</b>` +
     `${v.over ? "" : ` · <span class="lon-step">${esc(STEPS[v.step] || v.step)}</span>`}</p>` +
     `<ol class="lon-phases" aria-label="Turn order">${phases}</ol>` +
     `<p class="lon-supply"><span title="Cards left in the city deck">Deck: <b>${v.deck.count}</b>${v.deck.era ? ` · era <b>${esc(v.deck.era)}</b>` : ""}</span>` +
@@ -423,14 +423,9 @@ function setup(root) {
   for (const n of [...root.children]) if (n.id !== "action-bar") n.remove();
   S.sections = makeSections(root, "lon", ORDER);
   root.addEventListener("click", onClick);
-  // the card zoom, fetched the first time a card is hovered, pressed or focused (zoom.js)
-  const zoomable = ".lc, .buried, .bt[data-borough], .bt.under";
-  const wake = (e) => {
-    if (S.zoom || !e.target.closest(zoomable) || (e.type === "pointerover" && e.pointerType === "touch")) return;
-    S.zoom = import("/static/games/london/zoom.js").then((m) => m.attach(root, zoomable, e, { card, borough, esc, view: () => S.ctx && S.ctx.view, lifted: () => S.lifted || 0 }));
-  };
-  for (const type of ["pointerover", "pointerdown", "focusin"]) root.addEventListener(type, wake);
-  for (const type of ["pointerup", "pointercancel"]) root.addEventListener(type, (e) => { S.lifted = e.timeStamp; });
+  // the card zoom (the kit's): what it shows is drawn by zoom.js, fetched when first asked for
+  attachZoom(root, ".lc, .buried, .bt[data-borough], .bt.under", (node) => import("/static/games/london/zoom.js")
+    .then((m) => m.describe(node, { card, borough, esc, view: S.ctx && S.ctx.view })));
   // the room the pinned hand takes, kept free below the page's end and beside the things scrolled to
   // (--game-pinned-h: what a phone's page has pinned above the frame's bar, for the frame to see)
   new ResizeObserver(() => {
@@ -511,8 +506,7 @@ export function render(root, ctx) {
   // a new prompt of mine: what it asks for comes into view (once the frame has drawn its bar)
   const prompt = v.prompt && !ctx.pending ? `${ctx.seq}` : null;
   if (prompt && prompt !== S.lastPrompt) {
-    const zoom = document.getElementById("kit-zoom"); // what it showed belongs to the last prompt
-    if (zoom) zoom.hidden = true;
+    closeZoom(); // what it showed belongs to the last prompt
     requestAnimationFrame(() => requestAnimationFrame(showTarget));
   }
   if (!ctx.pending) S.lastPrompt = prompt;

@@ -1,56 +1,12 @@
 // Tower of London: what the board needs later than a player's first choice of cards, fetched when
 // first needed — the reveals, placing and the abilities' panels, the waiting player's panel, the
 // round's scoring tables, the final screen, Reduce Player Decks and the card zoom.
-import { attachZoom, el as h, Moves } from "/static/js/kit.js";
-import { actions, AREA_ORDER, AREAS, areaOf, areaWord, button, card, cardBack, cardFace, chip, ORDINAL, othersChoosing, rerender,
+import { el as h, Moves } from "/static/js/kit.js";
+import { actions, AREAS, areaOf, areaWord, button, card, cardBack, cardFace, chip, ORDINAL, othersChoosing, rerender,
   saveAck, sendMove, ui, who } from "./renderer.js";
 
-/** The zoom (a card drawn again, larger, with its ability in words) on a hover, a long press or
- *  a keyboard's focus; a lifted finger leaves it open, a tap elsewhere closes it; a click is a
- *  choice, not a look. ``woken`` is the event that fetched this module: it is played again. */
-export function zoom(root, selector, woken, lifted) {
-  attachZoom(root, selector, zoomCard);
-  root.addEventListener("focusin", (e) => {
-    const t = e.target.closest(selector);
-    // (after the scroll that brings it into view, which closes any zoom)
-    if (t && t.matches(":focus-visible")) {
-      setTimeout(() => {
-        if (document.activeElement === t) t.dispatchEvent(new PointerEvent("pointerover", { bubbles: true, pointerType: "mouse" }));
-      }, 150);
-    }
-  });
-  root.addEventListener("focusout", (e) => {
-    const t = e.target.closest(selector);
-    if (t) t.dispatchEvent(new PointerEvent("pointerout", { bubbles: true, pointerType: "mouse" }));
-  });
-  // a finger lifted after a long press leaves the zoom open (the touch pointer "leaves" the card
-  // then): a tap elsewhere closes it
-  root.addEventListener("pointerout", (e) => { if (e.pointerType === "touch") e.stopPropagation(); }, true);
-  // a click is a choice, not a look (no zoom); a card drawn anew under a mouse at rest shows
-  // nothing until the mouse moves on
-  let still = null;
-  root.addEventListener("pointerdown", (e) => {
-    if (e.pointerType !== "mouse") return;
-    still = [e.clientX, e.clientY];
-    const t = e.target.closest(selector);
-    if (t) t.dispatchEvent(new PointerEvent("pointerout", { bubbles: true, pointerType: "mouse" }));
-  }, true);
-  root.addEventListener("pointermove", (e) => {
-    if (still && Math.hypot(e.clientX - still[0], e.clientY - still[1]) > 4) still = null;
-  }, true);
-  root.addEventListener("pointerover", (e) => { if (still && e.isTrusted) e.stopPropagation(); }, true);
-  document.addEventListener("pointerdown", (e) => {
-    const z = document.getElementById("kit-zoom");
-    if (z && !z.hidden && !z.contains(e.target) && !e.target.closest(selector)) z.hidden = true;
-  });
-  const t = woken.target.closest(selector);
-  if (!t || !t.isConnected) return;
-  if (woken.type === "focusin" && document.activeElement === t) t.dispatchEvent(new FocusEvent("focusin", { bubbles: true }));
-  else if (woken.type === "pointerover" && t.matches(":hover")) t.dispatchEvent(new PointerEvent("pointerover", { bubbles: true, pointerType: woken.pointerType }));
-  else if (woken.type === "pointerdown" && lifted() < woken.timeStamp) t.dispatchEvent(new PointerEvent("pointerdown", { bubbles: true, pointerType: woken.pointerType }));
-}
-
-function zoomCard(node) {
+/** The card zoom's content (the kit shows it): the card drawn again, larger, with its ability in words. */
+export function zoomCard(node) {
   const view = ui.ctx && ui.ctx.view;
   const c = view && card(view, Number(node.dataset.card));
   if (!c) return null;
@@ -77,9 +33,9 @@ export function keepPanel(env) {
     if (move) ctx.send(move);
   };
   const deckSize = { 1: 10, 2: 7 }[env.view.round];
+  // (what to do, the action bar says)
   return [
-    h("h2", { class: "tol-h", text: "Reduce your deck" }),
-    h("p", { class: "tol-hint", text: `Keep ${count} of the six cards you played this round — they are shuffled back into your deck${deckSize ? ` (${deckSize} cards next round)` : ""}. The other three go to the box for good.` }),
+    h("p", { class: "tol-hint", text: `The cards kept are shuffled back into your deck${deckSize ? ` (${deckSize} cards next round)` : ""}.` }),
     h("div", { class: "tol-hand tol-keep" }, ...prompt.cards.map((id) => cardFace(env, id, {
       fk: "keep", selected: ui.keep.includes(id), badge: ui.keep.includes(id) ? "keep" : "to the box",
       onclick: toggle(id), disabled: ctx.pending,
@@ -164,28 +120,21 @@ export function finalScreen(env) {
   return box;
 }
 export function placePanel(env) {
-  const { view, prompt, ctx } = env;
-  const c = card(view, prompt.card);
+  const { prompt, ctx } = env;
+  // (what to do, the action bar says; the buildings' buttons go there)
   return [
-    h("h2", { class: "tol-h", text: "Place a Beefeater" }),
     h("div", { class: "tol-row" }, cardFace(env, prompt.card, { role: "first", badge: "1st · where" }),
-      h("p", { class: "tol-hint" }, `Your first card, ${c.name}, shows buildings `,
-        ...AREA_ORDER.flatMap((a, i) => [i ? ", " : "", h("strong", { class: `tol-num-inline area-${a}`, text: `${c[a]}` }), ` (${AREAS[a].word})`]),
-        ". Click a highlighted building on the board: ",
-        ...prompt.buildings.map((b) => button(`${b}`, `place-${b}`, () => sendMove(ctx, { type: "place", building: b }),
-          { disabled: ctx.pending })),
-      )),
+      actions(...prompt.buildings.map((b) => button(`${b}`, `place-${b}`, () => sendMove(ctx, { type: "place", building: b }),
+        { disabled: ctx.pending })))),
   ];
 }
 
 export function removePanel(env) {
   const { view, prompt, ctx } = env;
   const c = card(view, prompt.card);
-  const where = prompt.ability === "BACKSTAB" ? "numbered one more or one less than" : "joined by a line to";
   const out = [
     h("h2", { class: "tol-h", text: `${prompt.ability}${c.ability === "FOCUS" ? " (through FOCUS)" : ""}` }),
-    h("div", { class: "tol-row" }, cardFace(env, prompt.card, { role: "second", badge: "2nd · what" }),
-      h("p", { class: "tol-hint", text: `Remove one Beefeater from a building ${where} ${prompt.ability === "BACKSTAB" ? "" : "building "}${prompt.placed} — buildings ${prompt.buildings.join(", ")}. Click a highlighted Beefeater on the board, or pass.` })),
+    h("div", { class: "tol-row" }, cardFace(env, prompt.card, { role: "second", badge: "2nd · what" })),
   ];
   const t = ui.target;
   if (t) {
@@ -206,7 +155,7 @@ export function switchPanel(env) {
   const out = [
     h("h2", { class: "tol-h", text: `SWITCH${c.ability === "FOCUS" ? " (through FOCUS)" : ""}` }),
     h("div", { class: "tol-row" }, cardFace(env, prompt.card, { role: "second", badge: "2nd · what" }),
-      h("p", { class: "tol-hint", text: `Swap two Beefeaters of different players in two different buildings of quadrant ${prompt.quadrant} (where you placed). Promoted Beefeaters cannot move. Click them on the board, or pass.` })),
+      h("p", { class: "tol-hint", text: "Promoted Beefeaters cannot move." })),
   ];
   const sel = ui.switchSel;
   if (sel.length) {

@@ -6,7 +6,7 @@
 // table.js calls render(root, ctx) after every view message; what the player is in the middle
 // of choosing (the first of two cards, a Beefeater to remove…) is kept here between calls.
 
-import { activate, el as h, focusedKey, markFresh, Moves, restoreFocus, svg as s } from "/static/js/kit.js";
+import { activate, attachZoom, el as h, focusedKey, markFresh, Moves, restoreFocus, svg as s } from "/static/js/kit.js";
 
 // the table page draws no prompt line or result box of its own above this board
 export const ownPrompt = true;
@@ -44,7 +44,7 @@ export const ui = {
   reveals: {}, // "round.step" -> that step's reveals, as last seen
   acked: null, // the latest round whose scoring table the player has dismissed
   boardSeen: false,
-  later: null, zoom: null, lifted: 0, // the module fetched when first needed, and the zoom's
+  later: null, // the module fetched when first needed
   wholeTower: false, // a phone zoomed to an ability's Beefeaters: the whole Tower asked for instead
   shown: null, // the prompt whose first target was last brought into view
 };
@@ -177,14 +177,8 @@ function fitWords(scope) {
 }
 
 function setup(root) {
-  // the card zoom, fetched the first time a card is hovered, pressed or focused (later.js)
-  const zoomable = ".tol-card[data-card]";
-  const wake = (e) => {
-    if (ui.zoom || !e.target.closest(zoomable) || (e.type === "pointerover" && e.pointerType === "touch")) return;
-    ui.zoom = import("/static/games/tower_of_london/later.js").then((m) => m.zoom(root, zoomable, e, () => ui.lifted || 0));
-  };
-  for (const type of ["pointerover", "pointerdown", "focusin"]) root.addEventListener(type, wake);
-  for (const type of ["pointerup", "pointercancel"]) root.addEventListener(type, (e) => { ui.lifted = e.timeStamp; });
+  // the card zoom (the kit's): what it shows is drawn by later.js, fetched when first asked for
+  attachZoom(root, ".tol-card[data-card]", (node) => import("/static/games/tower_of_london/later.js").then((m) => m.zoomCard(node)));
   // the board's zoom on a phone depends on the width: drawn again when the window changes size
   let resized = null;
   window.addEventListener("resize", () => { clearTimeout(resized); resized = setTimeout(rerender, 200); });
@@ -357,8 +351,8 @@ function pickPanel(env) {
   const send = () => {
     sendMove(ctx, { type: "pick", first, second });
   };
+  // (what to do, the action bar says)
   return [
-    h("h2", { class: "tol-h", text: "Choose two cards, in order" }),
     h("div", { class: "tol-slots" }, slot(first, 1), slot(second, 2)),
     h("p", { class: "tol-hint", text: "Your hand (the cards stay hidden until everyone has chosen):" }),
     h("div", { class: "tol-hand" }, ...hand.map((id) => {

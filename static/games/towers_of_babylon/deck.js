@@ -28,7 +28,7 @@ export function panel(v, T) {
   const ready = S.moves.find({ type: "ready" });
   const made = `<div class="tob-decks">${decks}</div>`;
   // a list under way comes first, its count and "ready" in sight; the ready-made decks below it
-  return `<p class="tob-say yours"><span class="tob-you">Your move:</span> choose your deck. ${them}</p>${draft.count ? "" : made}` +
+  return `<p class="tob-say yours" data-say>Choose your deck. ${them}</p>${draft.count ? "" : made}` +
     `<details class="tob-paste"${S.pasteOpen || S.paste || draft.count ? " open" : ""}><summary>${draft.count ? "Your own deck" : "…or put a deck together"}: paste a list</summary>` +
     `<p class="hint">One card a line, copies first: <code>3x Fireball</code>. Exactly 60 cards; at most 4 copies of a common card, 3 of an uncommon, 2 of a rare, 1 of a super rare; at most two factions.</p>` +
     `<label class="sr" for="tob-list">Deck list</label><textarea id="tob-list" rows="4" data-k="paste-text"></textarea>` +

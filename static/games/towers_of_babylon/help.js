@@ -1,8 +1,8 @@
 // Towers of Babylon's words for a player who asks: why a card cannot be played now, what to do
 // in the first turns when nothing can be paid for, and the card zoom (the card itself, larger,
-// what it is now on the mat, its keywords explained). Fetched by the renderer on first need (a
-// pointer or the focus on the board, a tap on a card that cannot be played, a first turn), so
-// that a seat's first view does not carry it. T: the renderer's helpers.
+// what it is now on the mat, its keywords explained). Fetched by the renderer on first need (the
+// kit's zoom asking for a card, a tap on a card that cannot be played, a first turn), so that a
+// seat's first view does not carry it. T: the renderer's helpers.
 
 const sheet = document.createElement("link");
 sheet.rel = "stylesheet";
@@ -37,7 +37,8 @@ export function whyNot(c, T) {
  *  phase where nothing can be done but end the turn ("main"). */
 export function hint(which, none) {
   return which === "start"
-    ? "You have no Power Source yet, so no card can be paid for: offer one (tap it). It goes to your Sacrifice Pile and gives a Power Source of its colour, usable at once: enough for a card costing 1. Or draw a second card and end your turn."
+    // (what to do, the action bar says: here why, and what an offering gives)
+    ? "You have no Power Source yet, so no card can be paid for. A card you offer goes to your Sacrifice Pile, and its Power Source is usable at once: enough for a card costing 1."
     : `Nothing in your hand can be paid for now: ${none ? "you have no Power Source yet" : "your available power is too little"}. You can only end your turn; at the start of the next one, offer a card to gain a Power Source.`;
 }
 

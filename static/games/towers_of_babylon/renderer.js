@@ -11,7 +11,7 @@ export const ownResult = true;
 
 const S = {
   root: null, ctx: null, moves: null, sections: {}, sel: null, mull: [], queue: [], paste: null,
-  why: null, whySeq: -1, sent: null, pay: null, fold: false, aimed: null, aimedStep: null, help: null, deck: null, hovered: null,
+  why: null, whySeq: -1, sent: null, pay: null, fold: false, aimed: null, aimedStep: null, help: null, deck: null,
 };
 
 const ZONES = [["ramparts", "Ramparts", "Defenders"], ["tower", "Tower", "Builders"], ["battlefield", "Battlefield", "Raiders"]];
@@ -267,12 +267,11 @@ function mat(v, pl, P) {
 
 // -- the decision
 
+// (whose turn it is, and what to do, the action bar says)
 function statusLine(v) {
-  const me = mySeat();
-  const who = v.result ? "The game is over" : v.active === null || v.active === undefined ? "Before the first turn"
-    : v.active === me ? "Your turn" : `${esc(nameOf(v.active))}'s turn`;
-  const turn = v.active !== null && v.active !== undefined ? ` · turn ${v.players[v.active].turns} of ${v.last_turn}` : "";
-  return `<p class="tob-status"><b>${who}</b>${turn}${v.result ? "" : ` · <span>${esc(PHASE[v.phase] || v.phase)}</span>`}</p>`;
+  const active = v.active !== null && v.active !== undefined;
+  const turn = active ? `Turn ${v.players[v.active].turns} of ${v.last_turn}` : v.result ? "The end" : "Before the first turn";
+  return `<p class="tob-status"><b>${turn}</b>${v.result ? "" : ` · <span>${esc(PHASE[v.phase] || v.phase)}</span>`}</p>`;
 }
 
 function attackLine(v) {
@@ -318,13 +317,14 @@ function nowSection(v, P) {
   if (v.result) {
     parts.push(`<p class="tob-say">The final Towers: ${v.players.map((q) => `${esc(nameOf(q.seat))} ${q.tower}`).join(" · ")} levels.</p>`);
   } else if (v.phase === "deck" && me !== null) {
-    parts.push(S.deck ? S.deck.panel(v, T) : (fetchPart("deck"), `<p class="tob-say">Your move: choose your deck (the decks are coming…)</p>`));
+    parts.push(S.deck ? S.deck.panel(v, T) : (fetchPart("deck"), `<p class="tob-say" data-say>Choose your deck (the decks are coming…)</p>`));
   } else if (!p) {
     const who = (ctx.awaiting || []).map(nameOf).join(" and ") || "the other player";
     let doing = PHASE[v.phase] || v.phase;
     if (v.phase === "defend" && v.attack) doing = "deciding whether to block the attack, play a witchery or let it through";
     parts.push(attackLine(v));
-    parts.push(`<p class="tob-say">${ctx.replay ? `${esc(who)}: ${esc(doing)}.` : `${me === null ? "You are watching. " : ""}Waiting for ${esc(who)} — ${esc(doing)}.`}</p>`);
+    // (who is awaited, the action bar says; here what they are doing)
+    parts.push(`<p class="tob-say">${esc(who)}: ${esc(doing)}.</p>`);
   } else {
     parts.push(attackLine(v));
     let text = fill(p.text);
@@ -339,7 +339,8 @@ function nowSection(v, P) {
         `${wit ? "Your witcheries playable now are outlined in green in your hand." : "No witchery of yours can be played now."}`;
     }
     if (p.kind === "twin") text = "Twinstrike: tap the second enemy minion your attacker strikes (highlighted).";
-    parts.push(`<p class="tob-say yours"><span class="tob-you">Your move:</span> ${esc(text)}</p>`);
+    // the sentence the action bar says (in place of the server's: it says where to tap)
+    parts.push(`<p class="tob-say yours" data-say>${esc(text)}</p>`);
     parts.push(controls(v, P));
   }
   if (ctx.pending) parts.push(`<p class="tob-sending" role="status"><span class="dot" aria-hidden="true"></span> Sending your move…</p>`);
@@ -453,27 +454,8 @@ function setup(root) {
   root.addEventListener("click", onClick);
   // the pasted-list panel stays as the player left it when the board is drawn again
   root.addEventListener("toggle", (e) => { if (e.target.matches(".tob-paste")) S.pasteOpen = e.target.open; }, true);
-  // the zoom's module comes with the first pointer or focus on the board
-  for (const type of ["pointerover", "focusin", "pointerdown"]) {
-    root.addEventListener(type, (e) => {
-      S.hovered = e.target.closest(".tc, .mn, [data-pile]");
-      if (!S.help) fetchPart("help").then(() => { if (S.hovered && S.hovered.matches(":hover, :focus-visible")) S.hovered.dispatchEvent(new PointerEvent("pointerover", { bubbles: true, pointerType: "mouse" })); });
-    }, { passive: true });
-  }
-  attachZoom(root, ".tc, .mn, [data-pile]", (node) => (S.help ? S.help.zoom(node, T) : null));
-  // the zoom on keyboard focus too; a tap elsewhere closes it
-  const zoomOn = (type) => (e) => {
-    const t = e.target.closest(".tc, .mn");
-    if (t && (type === "pointerout" || t.matches(":focus-visible"))) t.dispatchEvent(new PointerEvent(type, { bubbles: true, pointerType: "mouse" }));
-  };
-  root.addEventListener("focusin", zoomOn("pointerover"));
-  root.addEventListener("focusout", zoomOn("pointerout"));
-  // (a finger lifted after a long press: the zoom stays)
-  root.addEventListener("pointerout", (e) => { if (e.pointerType === "touch") e.stopPropagation(); }, true);
-  document.addEventListener("pointerdown", (e) => {
-    const z = document.getElementById("kit-zoom");
-    if (z && !z.hidden && !z.contains(e.target)) z.hidden = true;
-  }, true);
+  // the card zoom (the kit's): what it shows is drawn by help.js, fetched when first asked for
+  attachZoom(root, ".tc, .mn, [data-pile]", (node) => fetchPart("help").then((m) => m.zoom(node, T)));
   // the hand row's count and arrows follow its scrolling
   root.addEventListener("scroll", (e) => { if (e.target.classList && e.target.classList.contains("hand-row")) handSign(); }, true);
   addEventListener("resize", handSign);
