@@ -22,7 +22,7 @@ from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
-from app.bot_worker import load, think, warm
+from app.bot_worker import hint, load, think, warm
 from app.metrics import RecentTimes
 from engines.base import Engine
 
@@ -67,6 +67,21 @@ class BotPool:
         on while it queued; then None is returned). ``deadline`` is on ``time.monotonic``.
         A worker that died (killed, out of memory) raises BrokenProcessPool; the next decision
         starts fresh workers."""
+        return await self._ask(who, encoded, lambda state: (think, game, state, seat, level, secrets.randbits(64),
+                                                            deadline))
+
+    async def hint(self, game: str, seat: int, deadline: float, encoded: Callable[[], bytes | None],
+                   top: int = 3) -> dict[str, Any] | None:
+        """The good bot's weighing of ``seat``'s decision (app/bot_worker.py ``hint``), in the
+        same workers and queue as the bots' moves, searched until ``deadline``."""
+        answer = await self._ask("hint", encoded, lambda state: (hint, game, state, seat, secrets.randbits(64),
+                                                                 deadline, top))
+        return dict(answer) if answer is not None else None
+
+    async def _ask(self, who: str, encoded: Callable[[], bytes | None],
+                   task: Callable[[bytes], tuple[Any, ...]]) -> Any | None:
+        """Wait for a place in the queue, then run ``task(state)`` (a function and its
+        arguments) in a worker on the state ``encoded`` gives (None: no longer wanted)."""
         asked = time.monotonic()
         self.waiting += 1
         try:
@@ -79,8 +94,7 @@ class BotPool:
             if state is None:
                 return None
             try:
-                move = await asyncio.get_running_loop().run_in_executor(
-                    self.warm(), think, game, state, seat, level, secrets.randbits(64), deadline)
+                answer = await asyncio.get_running_loop().run_in_executor(self.warm(), *task(state))
             except BrokenProcessPool:
                 log.error("a bot worker process died; starting new ones")
                 self._pool = None
@@ -90,7 +104,7 @@ class BotPool:
             self._slots.release()
         self.thinking.record(time.monotonic() - asked)
         self.decided[who] += 1
-        return move
+        return answer
 
     def stats(self) -> dict[str, Any]:
         return {"thinking": self.thinking.summary(), "workers": self.workers, "decided": dict(self.decided)}

@@ -18,7 +18,7 @@ from typing import Any
 import orjson
 
 from engines.base import Engine
-from engines.bots import Budget, decide
+from engines.bots import Budget, decide, weigh
 from engines.kit.rng import Rng
 from engines.registry import load_engines
 
@@ -61,3 +61,14 @@ def think(game: str, encoded: bytes, seat: int, level: str, seed: int, deadline:
         level = "easy"
     budget = Budget(iterations=iterations, seconds=max(left, EASY_BELOW), clock=time.monotonic)
     return decide(engine, seen, seat, level, rng, budget).move
+
+
+def hint(game: str, encoded: bytes, seat: int, seed: int, deadline: float, top: int = 3) -> dict[str, Any]:
+    """The good bot's weighing of ``seat``'s decision (engines/bots ``weigh``): its ``top`` moves
+    with the search's own figures, searched until ``deadline`` on the seat's information only."""
+    engine = _engines[game]
+    rng = Rng.from_seed(seed)
+    seen = engine.determinize(engine.decode(orjson.loads(encoded)), seat, rng.fork())  # type: ignore[attr-defined]
+    left = max(deadline - time.monotonic(), EASY_BELOW)
+    budget = Budget(iterations=100_000, seconds=left, clock=time.monotonic)
+    return weigh(engine, seen, seat, "good", rng, budget, top=top).as_json()

@@ -29,10 +29,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import orjson
-from sqlalchemy import Text, cast, select
+from sqlalchemy import Text, cast, func, select
 from sqlalchemy.ext.asyncio import async_sessionmaker
 
-from app.models import GameTable, HandoverVote, MoveRecord, Player, SeatChange, Snapshot
+from app.models import GameTable, HandoverVote, HintAsked, MoveRecord, Player, SeatChange, Snapshot
 from app.takeback import TakeBackGap, TurnChain, capture_points, chain_after, is_take_back, restore, timed_out
 from engines.base import Engine, Event, new_game, seat_labels
 
@@ -142,6 +142,9 @@ class LiveTable:
     votes: dict[int, set[int]] = field(default_factory=dict)
     handover: dict[int, dict[str, int]] = field(default_factory=dict)
     chain: TurnChain | None = None  # the latest moves their seat may take back (app/takeback.py)
+    # Hints (app/hints.py): may seats ask for one, and how many each seat has asked for.
+    hints: bool = False
+    hints_asked: dict[int, int] = field(default_factory=dict)
     _names: dict[int, str] = field(default_factory=dict)
     _names_key: tuple[str, int] | None = None
     _seat_names: dict[int, str] = field(default_factory=dict)
@@ -461,6 +464,7 @@ class LiveTables:
                 players=[PlayerInfo(p.id, p.name, p.joined, p.seat, p.is_founder, p.token_hash, p.bot, p.is_bot)
                          for p in players],
                 rules_version=row.rules_version, result=row.result, bot_after=row.bot_after_seconds,
+                hints=row.hints,
             )
             if row.status != "gathering":
                 await load_bot_notes(s, live)
@@ -507,10 +511,15 @@ def new_state(live: LiveTable) -> Any:
 
 
 async def load_bot_notes(s: Any, live: LiveTable) -> None:
-    """A begun table's seat changes (log lines) and standing handover votes (app/bot_seats.py)."""
+    """A begun table's seat changes and hints asked (log lines), its standing handover votes
+    (app/bot_seats.py) and how many hints each seat asked for (app/hints.py)."""
     changes = (await s.execute(select(SeatChange.seq, SeatChange.seat, SeatChange.text)
                                .where(SeatChange.table_id == live.id).order_by(SeatChange.id))).all()
     live.seat_changes = [(c.seq, c.seat, c.text) for c in changes]
+    if live.hints:
+        asked = await s.execute(select(HintAsked.seat, func.count()).where(HintAsked.table_id == live.id)
+                                .group_by(HintAsked.seat))
+        live.hints_asked = {seat: int(n) for seat, n in asked.all()}
     for target, voter in (await s.execute(select(HandoverVote.target_id, HandoverVote.voter_id)
                                           .where(HandoverVote.table_id == live.id))).all():
         live.votes.setdefault(target, set()).add(voter)

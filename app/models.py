@@ -38,6 +38,8 @@ class GameTable(Base):
     finished_at: Mapped[datetime | None] = mapped_column(default=None)
     # After how long away an absent player's seat may be handed to a bot (None: never).
     bot_after_seconds: Mapped[int | None] = mapped_column(Integer, default=None)
+    # May a seat ask the good bot for a hint (app/hints.py)? Chosen at founding, off by default.
+    hints: Mapped[bool] = mapped_column(default=False, server_default=false())
 
 
 class Player(Base):
@@ -157,6 +159,20 @@ class SeatChange(Base):
     seq: Mapped[int] = mapped_column(Integer)
     seat: Mapped[int] = mapped_column(Integer)
     text: Mapped[str] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class HintAsked(Base):
+    """A seat asked for a hint at its decision after move ``seq``: once per decision, public
+    (the log says so, the end screen counts them)."""
+
+    __tablename__ = "hints_asked"
+    __table_args__ = (UniqueConstraint("table_id", "seat", "seq", name="uq_hints_asked_decision"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    table_id: Mapped[int] = mapped_column(ForeignKey("tables.id"), index=True)
+    seat: Mapped[int] = mapped_column(Integer)
+    seq: Mapped[int] = mapped_column(Integer)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
 

@@ -21,6 +21,7 @@ from app.db import make_engine, sessionmaker
 from app.diplomacy import PrivateChats
 from app.errors import ApiError, not_found
 from app.guard import CodeBrake
+from app.hints import Hints
 from app.hub import Hub
 from app.journal import make_journal
 from app.live import LiveTable, LiveTables, PlayerInfo
@@ -67,6 +68,7 @@ class Parlour:
                              think_seconds=settings.bot_think_seconds)
         self.clocks = ClockKeeper(self.live, self.hub, self.mover, self.bot_pool,
                                   poll_seconds=settings.clock_poll_seconds, think_seconds=settings.bot_think_seconds)
+        self.hints = Hints(self.live, self.hub, self.notifier, self.bot_pool, think_seconds=settings.bot_think_seconds)
         self.pusher = Pusher(self.live, self.hub, settings)
         self.figures = Exporter(self)  # GET /metrics
 

@@ -132,10 +132,12 @@ class Rooms:
         return self.live.engines[game]
 
     async def found(self, game: object, name: object, options: object, clock: object = None,
-                    token: str | None = None, bot_after: object = None, claim: Claim | None = None) -> SeatTicket:
+                    token: str | None = None, bot_after: object = None, claim: Claim | None = None,
+                    hints: bool = False) -> SeatTicket:
         """A new table, gathering; ``clock`` the clocks chosen (app/clock_rules.py), ``token``
         the founder's seat token when it is derived from another (play again), ``bot_after`` the
         seconds away after which a seat may be voted to a bot (app/bot_seats.py; None: never).
+        ``hints`` whether seats may ask the good bot for a hint (app/hints.py).
         ``claim`` runs in the same transaction with the new table's id: whatever it raises undoes
         the founding, so a table founded for a place another took first never exists."""
         engine = self.engine(game)
@@ -155,7 +157,8 @@ class Rooms:
             try:
                 async with self.live.sessions() as s, s.begin():
                     row = GameTable(code=code, game=engine.id, options=resolved, status="gathering",
-                                    seed=hex_seed, seed_hash=digest, seq=0, bot_after_seconds=bot_after_seconds)
+                                    seed=hex_seed, seed_hash=digest, seq=0, bot_after_seconds=bot_after_seconds,
+                                    hints=hints)
                     s.add(row)
                     await s.flush()
                     s.add(Player(table_id=row.id, token_hash=hash_token(token), name=name, joined=0,

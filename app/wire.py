@@ -36,6 +36,9 @@ def public_summary(live: LiveTable, connected: set[int] | frozenset[int] = froze
         "result": live.result,
         # where the game names its seats (houses), pages name them so, the player beside it
         "labels": live.labels(),
+        # seats may ask the good bot for a hint; how many each has asked for (public)
+        "hints": {"allowed": True, "asked": {str(k): v for k, v in sorted(live.hints_asked.items())}}
+        if live.hints else None,
     }
 
 

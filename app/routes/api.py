@@ -33,6 +33,8 @@ class FoundIn(BaseModel):
         'decision); on_timeout is "pass", "bot_easy" or "bot_good". See app/clock_rules.py.'))
     # After how many seconds away a seat may be handed to a bot by the others (None: never).
     bot_after_seconds: int | None = Field(default=None, strict=True)
+    # May a seat ask the good bot for a hint at its decisions (public: the log says who asked)?
+    hints: bool = Field(default=False, strict=True)
 
 
 class AddBotIn(BaseModel):
@@ -90,7 +92,7 @@ async def list_games(parlour: ParlourDep) -> JSON:
 @router.post("/tables", status_code=201)
 async def found_table(body: FoundIn, request: Request, parlour: ParlourDep) -> JSON:
     ticket = await parlour.rooms.found(body.game, body.name, body.options, clock=body.clock,
-                                      bot_after=body.bot_after_seconds)
+                                      bot_after=body.bot_after_seconds, hints=body.hints)
     parlour.code_brake.reached(client_id(request), ticket.code)
     base = parlour.public_base(request)
     return {"code": ticket.code, "invite_url": f"{base}/join/{ticket.code}",

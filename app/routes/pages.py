@@ -80,7 +80,7 @@ async def found_form(request: Request, parlour: ParlourDep) -> Response:
     try:
         ticket = await parlour.rooms.found(game, form.get("name"), options,
                                            clock=clock_choice(form.get("clock"), form.get("on_timeout")),
-                                           bot_after=form.get("bot_after"))
+                                           bot_after=form.get("bot_after"), hints=form.get("hints") == "on")
     except ApiError as err:
         return page(request, "front.html", status_code=err.status, engine=chosen_engine(parlour, game),
                     found_error=err.message, name=form.get("name", ""))

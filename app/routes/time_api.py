@@ -189,7 +189,7 @@ async def play_again(token: str, seat: SeatDep, request: Request, parlour: Parlo
         try:
             ticket = await parlour.rooms.found(live.game, player.name, dict(live.options),
                                                clock=clock.settings if clock is not None else None,
-                                               token=again_token(token), claim=claim)
+                                               token=again_token(token), claim=claim, hints=live.hints)
         except OfferedAlready:
             return await join_again(token, seat, request, parlour)
         invite = f"{parlour.public_base(request)}/join/{ticket.code}"
