@@ -486,6 +486,7 @@ def check_bid_results(page: Page, table: Table, seq: int) -> None:
                 cell = page.locator(f".bid-results tr[data-seat='{s}'] td[data-track='{r['track']}']")
                 expect(cell).to_contain_text(str(bid))
         shot(page, "clash-results")
+    page.locator(".got-below").scroll_into_view_if_needed()  # the tracks are fetched when scrolled to
     for track, order in view["tracks"].items():
         chips = page.locator(f".got-tracks [data-track={track}] li .chip-name")
         houses = [view["houses"][s].capitalize() for s in order]
