@@ -105,7 +105,7 @@ async def my_tables(body: MyTablesIn, request: Request, parlour: ParlourDep) -> 
             out.append({"seat_token": token, "missing": True})
             continue
         live, player = held[token]
-        names = live.names_by_seat()
+        names = live.seat_names()  # "Lannister (Cyril)" where the game names its seats
         out.append({
             "seat_token": token, "seat_url": f"/seat/{token}", "code": live.code, "game": live.game,
             "title": live.engine.title, "status": live.status, "name": player.name, "seat": player.seat,

@@ -77,3 +77,12 @@ def test_a_game_without_seat_labels_names_its_players_alone(client):
     log = log_of(client, t["by_seat"][1 - mover])
     assert log[0] == f"Seats were drawn by lot: 1. {names[0]}, 2. {names[1]}. The game begins."
     assert any(line.startswith(f"{names[mover]} ") for line in log[1:]), log
+
+
+def test_your_tables_name_the_awaited_seat_by_its_house_and_player(houses):
+    t = started_table(houses, ("Ada", "Bob"), game="tally")
+    names = names_by_seat(houses, t["code"])
+    awaited = houses.get(f"/api/seats/{t['tokens'][0]}").json()["awaiting"][0]
+    r = houses.post("/api/my-tables", json={"seats": [t["tokens"][0]]})
+    assert r.status_code == 200, r.text
+    assert r.json()["tables"][0]["awaiting"] == [f"{HOUSES[awaited]} ({names[awaited]})"]
