@@ -3,7 +3,8 @@
 #   1. the image alone on SQLite in a named volume: healthy (ready), a game founded and a move
 #      played, `parlour migrate` and `parlour backup` inside the image, a restart keeps the move;
 #   2. a host folder owned by root mounted on /data: a clear message, not a crash;
-#   3. compose with PostgreSQL: invitation links follow the request's address, a pg_dump backup
+#   3. compose (Parlour behind its proxy) with PostgreSQL: invitation links follow the request's
+#      address through the proxy, a pg_dump backup
 #      in the db container, and after `docker compose restart db` the next requests are answered,
 #      not 500.
 # Usage: bash scripts/docker-smoke.sh        (leaves nothing behind but the built images)
@@ -89,9 +90,8 @@ echo "$out" | tail -2
 
 say "compose with PostgreSQL"
 PORT=$PORT docker compose -p "$NAME" up -d --build >/dev/null 2>&1
-# compose publishes 8000; reach it there
-BASE=http://127.0.0.1:8000
-wait_healthy "$BASE" 90
+# compose publishes the proxy on $PORT; Parlour answers behind it
+wait_healthy "$BASE" 120
 read -r code token seq < <(play_one "$BASE")
 echo "table $code at seq $seq (invitation links follow the request's address)"
 docker compose -p "$NAME" exec -T db pg_dump -U parlour -Fc parlour > "$tmp/parlour.dump"
