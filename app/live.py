@@ -104,6 +104,11 @@ class Log:
                 yield seqs[i], orjson.loads(view[ends[i - 1] if i else 0:ends[i]])
 
 
+# A load that a change overtook is done again, this many times at most: a table changed faster
+# than it loads (never at a human pace) is then cached as last read, until a later change's
+# notification drops it or a move catches it up.
+LOAD_ATTEMPTS = 5
+
 STATE_BYTES_PER_JSON_BYTE = 8
 TABLE_OVERHEAD_BYTES = 8192
 """The cache's memory estimate of a table: this much, plus 8 bytes per byte of its state's
@@ -433,7 +438,7 @@ class LiveTables:
         fut: asyncio.Future[LiveTable | None] = asyncio.get_running_loop().create_future()
         self._loading[table_id] = fut
         try:
-            while True:
+            for _ in range(LOAD_ATTEMPTS):
                 self._outdated.discard(table_id)
                 loaded = await self._load(table_id)
                 if table_id not in self._outdated:
