@@ -13,14 +13,15 @@ from playwright.sync_api import Page
 AXE = Path(__file__).resolve().parent / "vendor" / "axe.min.js"
 AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"]
 
-SIZES = {"laptop": (1366, 768), "wide": (1920, 1080), "phone": (390, 844)}
+SIZES = {"laptop": (1366, 768), "wide": (1920, 1080), "phone": (390, 844), "tablet": (768, 1024)}
+TOUCH = ("phone", "tablet")  # sizes of a touch screen
 
 
 def context_args(size: str, theme: str = "light") -> dict[str, Any]:
     w, h = SIZES[size]
     # the site's Content-Security-Policy stays on: a page that works only with it lifted is broken
     args: dict[str, Any] = {"viewport": {"width": w, "height": h}, "color_scheme": theme, "reduced_motion": "reduce"}
-    if size == "phone":
+    if size in TOUCH:
         args.update(device_scale_factor=2, is_mobile=True, has_touch=True)
     return args
 

@@ -66,3 +66,97 @@ CONTROLS_OVERLAP_JS = """() => {
   }
   return out;
 }"""
+
+# -- pieces of a page's measuring script -----------------------------------------------------------
+# Each layout test module measures a page in one script of its own (what it needs, in one pass);
+# these are the parts they share, pasted into that script after its own `shown(e)` (is it drawn)
+# and `name(e)` (how a failure names it), which they call.
+
+# Words broken inside: a word whose letters lie on two lines, split anywhere but after a hyphen, a
+# dash, a slash or a soft hyphen; under `root`, leaving out the text inside `skip`.
+BROKEN_WORDS_JS = r"""
+  const brokenWords = (root, skip) => {
+    const found = [];
+    const range = document.createRange();
+    const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+    for (let t = walker.nextNode(); t; t = walker.nextNode()) {
+      const el = t.parentElement;
+      if (!el || el.closest(skip) || !shown(el)) continue;
+      for (const m of t.data.matchAll(/\S{2,}/g)) {
+        range.setStart(t, m.index); range.setEnd(t, m.index + m[0].length);
+        if (range.getClientRects().length < 2) continue;
+        let before = null;
+        for (let i = 0; i < m[0].length; i++) {
+          range.setStart(t, m.index + i); range.setEnd(t, m.index + i + 1);
+          const r = range.getBoundingClientRect();
+          if (!r.height) continue;
+          if (before && r.top >= before.bottom - 2) {
+            if (!/[-\u2010\u2011\u2013\u2014\/\u00ad]/.test(m[0][i - 1])) {
+              found.push(`"${m[0].replace(/\u00ad/g, '')}" in ${name(el)} broken before "${m[0].slice(i)}"`);
+            }
+            break;
+          }
+          before = r;
+        }
+      }
+    }
+    return found;
+  };
+"""
+
+# Touch targets smaller than `min` px either way among the drawn matches of `selector` (but those
+# for which `skip(e)` holds); a link inside a sentence is exempt (WCAG 2.5.8's inline exception).
+SMALL_TARGETS_JS = r"""
+  const smallTargets = (selector, skip, min) => {
+    const found = [];
+    for (const e of document.querySelectorAll(selector)) {
+      if (!shown(e) || skip(e)) continue;
+      if (e.tagName === 'A' && getComputedStyle(e).display === 'inline'
+          && e.parentElement.textContent.trim().length > e.textContent.trim().length) continue;
+      const r = e.getBoundingClientRect();
+      const px = (v) => Math.round(v * 10) / 10;
+      if (r.width < min || r.height < min) found.push(`${name(e)} is ${px(r.width)}×${px(r.height)} px`);
+    }
+    return found;
+  };
+"""
+
+# A box that clips its own content: more content than box, down (or across, when asked), where its
+# overflow is not visible; the words of the failure, or null.
+CLIPPED_JS = r"""
+  const clippedBy = (c, across) => {
+    const cs = getComputedStyle(c);
+    if (cs.overflowY !== 'visible' && c.scrollHeight > c.clientHeight + 1) {
+      return `${c.scrollHeight} px of content in ${c.clientHeight} px`;
+    }
+    if (across && cs.overflowX !== 'visible' && c.scrollWidth > c.clientWidth + 1) {
+      return `${c.scrollWidth} px of content across ${c.clientWidth} px`;
+    }
+    return null;
+  };
+"""
+
+# Colours as WCAG reckons contrast: parse(css) → [r, g, b, a]; ratio(a, b); blend(top, under);
+# under(e), the opaque colour an element's box sits on (its ancestors' backgrounds, blended onto
+# the page's).
+COLOUR_JS = r"""
+  const parse = (c) => { const m = /rgba?\(([^)]+)\)/.exec(c || ''); if (!m) return null;
+    const p = m[1].split(/[ ,\/]+/).filter(Boolean).map(Number); return [p[0], p[1], p[2], p.length > 3 ? p[3] : 1]; };
+  const f = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; };
+  const lum = ([r, g, b]) => 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b);
+  const blend = (top, under) => [0, 1, 2].map((i) => top[i] * top[3] + under[i] * (1 - top[3])).concat(1);
+  const ratio = (a, b) => { const x = lum(a), y = lum(b); return (Math.max(x, y) + 0.05) / (Math.min(x, y) + 0.05); };
+  const page = () => {
+    const c = parse(getComputedStyle(document.documentElement).backgroundColor);
+    return c && c[3] ? c : [255, 255, 255, 1];
+  };
+  const flatten = (layers) => { let bg = page(); while (layers.length) bg = blend(layers.pop(), bg); return bg; };
+  const under = (e) => {
+    const layers = [];
+    for (let n = e; n && n.nodeType === 1; n = n.parentElement) {
+      const c = parse(getComputedStyle(n).backgroundColor);
+      if (c && c[3] > 0) { layers.push(c); if (c[3] >= 0.999) break; }
+    }
+    return flatten(layers);
+  };
+"""

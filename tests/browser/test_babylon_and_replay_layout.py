@@ -34,6 +34,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from tests.browser.look import context_args
+from tests.browser.measure import BROKEN_WORDS_JS, CLIPPED_JS, COLOUR_JS, SMALL_TARGETS_JS
 from tests.browser.test_towers_of_babylon import Game, Plan, api_table, choose_decks, play_until
 from tests.support.server import ServerProcess, sqlite_server
 
@@ -186,7 +187,7 @@ MEASURE_JS = """([targetSel, marksSel, ringsSel]) => {
     const cls = (e.getAttribute('class') || '').split(/\\s+/).slice(0, 2).join('.');
     return `${e.tagName.toLowerCase()}${cls ? '.' + cls : ''} "${what.replace(/\\s+/g, ' ').slice(0, 36)}"`;
   };
-  const px = (v) => Math.round(v * 10) / 10;
+  const px = (v) => Math.round(v * 10) / 10;""" + BROKEN_WORDS_JS + SMALL_TARGETS_JS + CLIPPED_JS + COLOUR_JS + """
   const out = { scrollY, target: null, small: [], broken: [], clipped: [], faint: [], hand: null,
                 width: document.documentElement.scrollWidth };
   // the first target: fully in the window, and under nothing that stays on screen (a bar, the hand)
@@ -209,42 +210,12 @@ MEASURE_JS = """([targetSel, marksSel, ringsSel]) => {
     }
     out.target = { name: name(t), count: targets.length, problems };
   }
-  // touch targets (a link inside a sentence is exempt: WCAG 2.5.8's inline exception)
-  const hits = ':is(#board, #tab-symbols) '
-    + ':is(a[href], button, input, select, summary, [role=button], [tabindex="0"], [data-move])';
-  for (const e of document.querySelectorAll(hits)) {
-    if (!shown(e) || e.closest('.sr')) continue;
-    if (e.tagName === 'A' && getComputedStyle(e).display === 'inline'
-        && e.parentElement.textContent.trim().length > e.textContent.trim().length) continue;
-    const r = e.getBoundingClientRect();
-    if (r.width < 23.5 || r.height < 23.5) out.small.push(`${name(e)} is ${px(r.width)}×${px(r.height)} px`);
-  }
-  // words broken inside: a word whose letters lie on two lines, split anywhere but after a
-  // hyphen, a dash, a slash or a soft hyphen; words cut by an ellipsis or a clamp
-  const range = document.createRange();
+  out.small = smallTargets(':is(#board, #tab-symbols) '
+    + ':is(a[href], button, input, select, summary, [role=button], [tabindex="0"], [data-move])',
+    (e) => e.closest('.sr'), 23.5);
+  // words broken inside; words cut by an ellipsis or a clamp
   const board = document.getElementById('board');
-  const walker = document.createTreeWalker(board, NodeFilter.SHOW_TEXT);
-  for (let t = walker.nextNode(); t; t = walker.nextNode()) {
-    const el = t.parentElement;
-    if (!el || el.closest('[hidden], svg, .sr, code') || !shown(el)) continue;  // (a hash is no word)
-    for (const m of t.data.matchAll(/\\S{2,}/g)) {
-      range.setStart(t, m.index); range.setEnd(t, m.index + m[0].length);
-      if (range.getClientRects().length < 2) continue;
-      let before = null;
-      for (let i = 0; i < m[0].length; i++) {
-        range.setStart(t, m.index + i); range.setEnd(t, m.index + i + 1);
-        const r = range.getBoundingClientRect();
-        if (!r.height) continue;
-        if (before && r.top >= before.bottom - 2) {
-          if (!/[-\\u2010\\u2011\\u2013\\u2014\\/\\u00ad]/.test(m[0][i - 1])) {
-            out.broken.push(`"${m[0].replace(/\\u00ad/g, '')}" in ${name(el)} broken before "${m[0].slice(i)}"`);
-          }
-          break;
-        }
-        before = r;
-      }
-    }
-  }
+  out.broken = brokenWords(board, '[hidden], svg, .sr, code');  // (a hash is no word)
   for (const e of board.querySelectorAll('.tob *')) {
     if (!shown(e) || e.closest('.sr') || !e.textContent.trim()) continue;
     const cs = getComputedStyle(e);
@@ -260,14 +231,8 @@ MEASURE_JS = """([targetSel, marksSel, ringsSel]) => {
   // cards whose content is cut off: more content than box, or a part reaching past its edge
   for (const c of board.querySelectorAll('.tob :is(.tc, .tc-in, .tc-text, .mn, .mn-face, .mn-name)')) {
     if (!shown(c)) continue;
-    const cs = getComputedStyle(c);
-    if (cs.overflowY !== 'visible' && c.scrollHeight > c.clientHeight + 1) {
-      out.clipped.push(`${name(c)}: ${c.scrollHeight} px of content in ${c.clientHeight} px`);
-      continue;
-    }
-    if (cs.overflowX !== 'visible' && c.scrollWidth > c.clientWidth + 1) {
-      out.clipped.push(`${name(c)}: ${c.scrollWidth} px of content across ${c.clientWidth} px`);
-    }
+    const over = clippedBy(c, true);
+    if (over) out.clipped.push(`${name(c)}: ${over}`);
   }
   // the hand row: it fits, or says that it scrolls (a count in words and an arrow to press)
   const row = board.querySelector('.tob-hand .hand-row');
@@ -281,24 +246,6 @@ MEASURE_JS = """([targetSel, marksSel, ringsSel]) => {
   }
   // marks: 3:1 against the background they sit on (an HTML mark by its edge or its fill, an SVG
   // mark by its fill); a ring (a box-shadow) by its colour against the background around it
-  const parse = (c) => { const m = /rgba?\\(([^)]+)\\)/.exec(c || ''); if (!m) return null;
-    const p = m[1].split(/[ ,\\/]+/).filter(Boolean).map(Number); return [p[0], p[1], p[2], p.length > 3 ? p[3] : 1]; };
-  const lum = ([r, g, b]) => {
-    const f = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; };
-    return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b); };
-  const blend = (top, under) => [0, 1, 2].map((i) => top[i] * top[3] + under[i] * (1 - top[3])).concat(1);
-  const ratio = (a, b) => { const x = lum(a), y = lum(b); return (Math.max(x, y) + 0.05) / (Math.min(x, y) + 0.05); };
-  const page = () => {
-    const c = parse(getComputedStyle(document.documentElement).backgroundColor);
-    return c && c[3] ? c : [255, 255, 255, 1]; };
-  const under = (e) => {
-    const layers = [];
-    for (let n = e; n && n.nodeType === 1; n = n.parentElement) {
-      const c = parse(getComputedStyle(n).backgroundColor);
-      if (c && c[3] > 0) { layers.push(c); if (c[3] >= 0.999) break; }
-    }
-    let bg = page(); while (layers.length) bg = blend(layers.pop(), bg); return bg;
-  };
   const inWindow = (r) => !(r.bottom < 0 || r.top > innerHeight || r.right < 0 || r.left > innerWidth);
   for (const m of board.querySelectorAll(marksSel.split(',').map((s) => '.tob ' + s.trim()).join(','))) {
     if (!shown(m) || m.closest('#action-bar') || !inWindow(m.getBoundingClientRect())) continue;

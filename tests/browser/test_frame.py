@@ -39,7 +39,8 @@ ENGINES = ("engines.london:ENGINE,engines.tower_of_london:ENGINE,engines.towers_
            "engines.game_of_thrones:ENGINE")
 CLOCK = {"kind": "fischer", "seconds": 1800, "increment": 10}
 GAMES = ["london", "tower_of_london", "towers_of_babylon", "game_of_thrones"]
-LOOKS = [("phone", "light"), ("phone", "dark"), ("laptop", "light"), ("laptop", "dark"), ("wide", "light")]
+LOOKS = [("phone", "light"), ("phone", "dark"), ("laptop", "light"), ("laptop", "dark"), ("wide", "light"),
+         ("tablet", "light")]
 
 
 class ClockedTable(scenes.Table):

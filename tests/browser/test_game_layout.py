@@ -28,21 +28,23 @@ import pytest
 from playwright.sync_api import Browser, Page
 
 from tests.browser import scenes
+from tests.browser.measure import BROKEN_WORDS_JS, CLIPPED_JS, COLOUR_JS, SMALL_TARGETS_JS
 from tests.support.server import ServerProcess, sqlite_server
 
 pytestmark = pytest.mark.e2e
 
 ENGINES = "engines.london:ENGINE,engines.tower_of_london:ENGINE"
-SIZES = {"phone": (390, 844), "laptop": (1366, 768), "wide": (1920, 1080)}
+SIZES = {"phone": (390, 844), "tablet": (768, 1024), "laptop": (1366, 768), "wide": (1920, 1080)}
 THEMES = ("light", "dark")
 # (size, theme) pairs measured: both themes at the phone and the laptop, the wide screen in light
-LOOKS = [("phone", "light"), ("phone", "dark"), ("laptop", "light"), ("laptop", "dark"), ("wide", "light")]
+LOOKS = [("phone", "light"), ("phone", "dark"), ("tablet", "light"), ("laptop", "light"), ("laptop", "dark"),
+         ("wide", "light")]
 
 
 def context_args(size: str, theme: str = "light") -> dict[str, Any]:
     w, h = SIZES[size]
     args: dict[str, Any] = {"viewport": {"width": w, "height": h}, "color_scheme": theme, "reduced_motion": "reduce"}
-    if size == "phone":
+    if size in ("phone", "tablet"):  # (touch screens)
         args.update(device_scale_factor=2, is_mobile=True, has_touch=True)
     return args
 
@@ -179,7 +181,7 @@ MEASURE_JS = """([targetSel, marksSel]) => {
     const cls = (e.getAttribute('class') || '').split(/\\s+/).slice(0, 2).join('.');
     return `${e.tagName.toLowerCase()}${cls ? '.' + cls : ''} "${what.replace(/\\s+/g, ' ').slice(0, 36)}"`;
   };
-  const px = (v) => Math.round(v * 10) / 10;
+  const px = (v) => Math.round(v * 10) / 10;""" + BROKEN_WORDS_JS + SMALL_TARGETS_JS + CLIPPED_JS + COLOUR_JS + """
   const out = { scrollY, innerWidth, innerHeight, target: null, small: [], broken: [], clipped: [], faint: [],
                 width: document.documentElement.scrollWidth };
   const bar = document.getElementById('action-bar');
@@ -207,48 +209,19 @@ MEASURE_JS = """([targetSel, marksSel]) => {
     }
     out.target = { name: name(t), count: targets.length, problems };
   }
-  // touch targets (a link inside a sentence is exempt: WCAG 2.5.8's inline exception)
-  // (the game's own: the frame's own controls in its action bar are the frame's tests' to measure)
-  const hits = '#board :is(a[href], button, input, select, summary, [role=button], [data-move])';
-  for (const e of document.querySelectorAll(hits)) {
-    if (!shown(e) || e.closest('.sr') || (e.closest('#action-bar') && !e.closest('.bar-shell'))) continue;
-    if (e.tagName === 'A' && getComputedStyle(e).display === 'inline'
-        && e.parentElement.textContent.trim().length > e.textContent.trim().length) continue;
-    const r = e.getBoundingClientRect();
-    if (r.width < 23.5 || r.height < 23.5) out.small.push(`${name(e)} is ${px(r.width)}×${px(r.height)} px`);
-  }
-  // words broken inside: a word whose letters lie on two lines, split anywhere but after a
-  // hyphen, a dash, a slash or a soft hyphen
-  const range = document.createRange();
-  const walker = document.createTreeWalker(document.getElementById('board'), NodeFilter.SHOW_TEXT);
-  for (let t = walker.nextNode(); t; t = walker.nextNode()) {
-    const el = t.parentElement;
-    if (!el || el.closest('[hidden], svg, .sr, code') || !shown(el)) continue;  // (a hash is no word)
-    for (const m of t.data.matchAll(/\\S{2,}/g)) {
-      range.setStart(t, m.index); range.setEnd(t, m.index + m[0].length);
-      if (range.getClientRects().length < 2) continue;
-      let before = null;
-      for (let i = 0; i < m[0].length; i++) {
-        range.setStart(t, m.index + i); range.setEnd(t, m.index + i + 1);
-        const r = range.getBoundingClientRect();
-        if (!r.height) continue;
-        if (before && r.top >= before.bottom - 2) {
-          if (!/[-\\u2010\\u2011\\u2013\\u2014\\/\\u00ad]/.test(m[0][i - 1])) {
-            out.broken.push(`"${m[0].replace(/\\u00ad/g, '')}" in ${name(el)} broken before "${m[0].slice(i)}"`);
-          }
-          break;
-        }
-        before = r;
-      }
-    }
-  }
+  // touch targets (the game's own: the frame's own controls in its action bar are the frame's
+  // tests' to measure)
+  out.small = smallTargets('#board :is(a[href], button, input, select, summary, [role=button], [data-move])',
+    (e) => e.closest('.sr') || (e.closest('#action-bar') && !e.closest('.bar-shell')), 23.5);
+  out.broken = brokenWords(document.getElementById('board'), '[hidden], svg, .sr, code');  // (a hash is no word)
   // cards whose content is cut off: more content than box, or a part reaching past its edge
   for (const c of document.querySelectorAll('""" + CARDS + """')) {
     if (!shown(c)) continue;
     const cs = getComputedStyle(c);
     const r = c.getBoundingClientRect();
-    if (c.scrollHeight > c.clientHeight + 1 && cs.overflowY !== 'visible') {
-      out.clipped.push(`${name(c)}: ${c.scrollHeight} px of content in ${c.clientHeight} px`);
+    const over = clippedBy(c, false);
+    if (over) {
+      out.clipped.push(`${name(c)}: ${over}`);
       continue;
     }
     const cut = [...c.querySelectorAll('*')].filter((e) => shown(e) && !e.closest('.sr')
@@ -261,29 +234,10 @@ MEASURE_JS = """([targetSel, marksSel]) => {
   // deck) stands out by its edge or its fill, against its container's background; an SVG mark by
   // its fill (a line by its stroke), against the shapes drawn under its middle (found by
   // hit-testing with the mark set aside), or against its halo when it has one (paint-order)
-  const parse = (c) => { const m = /rgba?\\(([^)]+)\\)/.exec(c || ''); if (!m) return null;
-    const p = m[1].split(/[ ,\\/]+/).filter(Boolean).map(Number); return [p[0], p[1], p[2], p.length > 3 ? p[3] : 1]; };
-  const f = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; };
-  const lum = ([r, g, b]) => 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b);
-  const blend = (top, under) => [0, 1, 2].map((i) => top[i] * top[3] + under[i] * (1 - top[3])).concat(1);
-  const ratio = (a, b) => { const x = lum(a), y = lum(b); return (Math.max(x, y) + 0.05) / (Math.min(x, y) + 0.05); };
   const opacityOf = (e) => {
     let o = 1;
     for (let n = e; n && n.nodeType === 1; n = n.parentElement) o *= +getComputedStyle(n).opacity;
     return o;
-  };
-  const page = () => {
-    const c = parse(getComputedStyle(document.documentElement).backgroundColor);
-    return c && c[3] ? c : [255, 255, 255, 1];
-  };
-  const flatten = (layers) => { let bg = page(); while (layers.length) bg = blend(layers.pop(), bg); return bg; };
-  const under = (e) => {  // the background an HTML element sits on: its ancestors' colours, blended
-    const layers = [];
-    for (let n = e; n && n.nodeType === 1; n = n.parentElement) {
-      const c = parse(getComputedStyle(n).backgroundColor);
-      if (c && c[3] > 0) { layers.push(c); if (c[3] >= 0.999) break; }
-    }
-    return flatten(layers);
   };
   const behind = (mark, x, y) => {  // the colour drawn under (x, y), the mark set aside
     const layers = [];
@@ -400,8 +354,8 @@ def test_nothing_scrolls_sideways(measures: Measures) -> None:
     assert not bad, "\n".join(bad)
 
 
-def test_touch_targets_are_at_least_24_px_square_on_a_phone(measures: Measures) -> None:
-    bad = failures({k: m for k, m in measures.items() if k[1] == "phone"}, lambda m, size: m["small"])
+def test_touch_targets_are_at_least_24_px_square_on_a_phone_and_a_tablet(measures: Measures) -> None:
+    bad = failures({k: m for k, m in measures.items() if k[1] in ("phone", "tablet")}, lambda m, size: m["small"])
     assert not bad, "\n".join(bad[:40])
 
 

@@ -18,12 +18,13 @@ import httpx
 import pytest
 from playwright.sync_api import Browser, Page
 
+from tests.browser.measure import BROKEN_WORDS_JS, SMALL_TARGETS_JS
 from tests.support.server import ServerProcess, sqlite_server
 
 pytestmark = pytest.mark.e2e
 
 GAMES = ("london", "tower_of_london", "towers_of_babylon", "game_of_thrones")
-SIZES = {"small-phone": (320, 640), "phone": (390, 844), "tablet": (820, 1180), "laptop": (1366, 768),
+SIZES = {"small-phone": (320, 640), "phone": (390, 844), "tablet": (768, 1024), "laptop": (1366, 768),
          "wide": (1920, 1080)}
 THEMES = ("light", "dark")
 PHONES = ("small-phone", "phone")
@@ -86,7 +87,7 @@ MEASURE_JS = """(screenWidth) => {
     const what = (e.getAttribute('aria-label') || e.textContent || e.value || e.placeholder || e.name || '').trim();
     return `${e.tagName.toLowerCase()}${e.id ? '#' + e.id : ''} "${what.replace(/\\s+/g, ' ').slice(0, 32)}"`;
   };
-  const px = (v) => Math.round(v * 10) / 10;
+  const px = (v) => Math.round(v * 10) / 10;""" + BROKEN_WORDS_JS + SMALL_TARGETS_JS + """
   const out = { scrollWidth: document.documentElement.scrollWidth, innerWidth, innerHeight,
                 height: document.documentElement.scrollHeight, outside: [], small: [], broken: [], legend: [] };
   if (out.scrollWidth > screenWidth) {  // who sticks out
@@ -106,39 +107,8 @@ MEASURE_JS = """(screenWidth) => {
       if (over > 0.5) out.outside.push(`${name(c)} sticks ${px(over)} px out of its ${box.tagName.toLowerCase()}`);
     }
   }
-  // touch targets; a link inside a sentence is exempt (WCAG 2.5.8's inline exception)
-  for (const e of document.querySelectorAll('a[href], button, input:not([type=hidden]), select, textarea, summary')) {
-    if (!shown(e)) continue;
-    if (e.tagName === 'A' && getComputedStyle(e).display === 'inline'
-        && e.parentElement.textContent.trim().length > e.textContent.trim().length) continue;
-    const r = e.getBoundingClientRect();
-    if (r.width < 24 || r.height < 24) out.small.push(`${name(e)} is ${px(r.width)}×${px(r.height)} px`);
-  }
-  // words broken inside: a word whose letters lie on two lines, split anywhere but after a hyphen,
-  // a dash, a slash or a soft hyphen
-  const range = document.createRange();
-  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
-  for (let t = walker.nextNode(); t; t = walker.nextNode()) {
-    const el = t.parentElement;
-    if (!el || el.closest('[hidden], script, style, svg, select, .sr') || !shown(el)) continue;
-    for (const m of t.data.matchAll(/\\S{2,}/g)) {
-      range.setStart(t, m.index); range.setEnd(t, m.index + m[0].length);
-      if (range.getClientRects().length < 2) continue;
-      let before = null;
-      for (let i = 0; i < m[0].length; i++) {
-        range.setStart(t, m.index + i); range.setEnd(t, m.index + i + 1);
-        const r = range.getBoundingClientRect();
-        if (!r.height) continue;
-        if (before && r.top >= before.bottom - 2) {
-          if (!/[-\\u2010\\u2011\\u2013\\u2014\\/\\u00ad]/.test(m[0][i - 1])) {
-            out.broken.push(`"${m[0]}" in ${name(el)} broken before "${m[0].slice(i)}"`);
-          }
-          break;
-        }
-        before = r;
-      }
-    }
-  }
+  out.small = smallTargets('a[href], button, input:not([type=hidden]), select, textarea, summary', () => false, 24);
+  out.broken = brokenWords(document.body, '[hidden], script, style, svg, select, .sr');
   for (const e of document.querySelectorAll('.legend svg, .legend img, .legend .sym')) {
     if (!shown(e)) continue;
     const r = e.getBoundingClientRect();
