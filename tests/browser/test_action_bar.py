@@ -154,7 +154,8 @@ def test_a_spectators_bar_and_the_ends_say_who_plays_or_won_in_one_short_line(
     assert not bad, "\n".join(bad) + "\n" + json.dumps(measured)
 
 
-@pytest.mark.parametrize("scene", ["london undo", "london a turn", "london develop", "tower pick", "tower place"])
+@pytest.mark.parametrize("scene", ["london undo", "london a turn", "london develop", "tower pick", "tower place",
+                                   "babylon first turn"])
 def test_no_control_covers_another_on_a_phone(browser: Browser, server: ServerProcess, pages: dict[str, dict[str, Any]],
                                               scene: str) -> None:
     """Every pair of visible controls (buttons, links, cards that act as buttons, Undo) on a phone:

@@ -409,11 +409,13 @@ function handSection(v, P) {
   const fold = S.fold && !S.sel;
   return `<section class="tob-hand${fold ? " folded" : ""}" aria-label="Your hand">${selPanel(P)}<div class="hand-head"><h2>Your hand <small>${plural(hand.length, "card")}</small></h2>` +
     `<p class="hand-note${why ? " why" : tip ? " tob-hint" : ""}">${why ? `<b>Not now:</b> ${esc(S.why)}` : tip || esc(label)}</p>` +
+    // the arrows stand beside the count, over no card (a control never covers another)
+    `<span class="hand-nav"><button type="button" class="hand-go prev" data-act="go" data-dir="-1" aria-label="Earlier cards" hidden>‹</button>` +
     `<span class="hand-count" hidden></span>` +
+    `<button type="button" class="hand-go next" data-act="go" data-dir="1" aria-label="More cards" hidden>›</button></span>` +
     (hand.length ? `<button type="button" class="hand-fold" data-act="fold" data-k="fold" aria-expanded="${!fold}" aria-controls="tob-hand-row">${fold ? "Show" : "Hide"}</button>` : "") + `</div>` +
-    (hand.length ? `<div class="hand-wrap"><button type="button" class="hand-go prev" data-act="go" data-dir="-1" aria-label="Earlier cards" hidden>‹</button>` +
-      `<div class="hand-row" id="tob-hand-row">${hand.map((r) => handCard(r, P)).join("")}</div>` +
-      `<button type="button" class="hand-go next" data-act="go" data-dir="1" aria-label="More cards" hidden>›</button></div>` : `<p class="empty">Your hand is empty.</p>`) + `</section>`;
+    (hand.length ? `<div class="hand-wrap"><div class="hand-row" id="tob-hand-row">${hand.map((r) => handCard(r, P)).join("")}</div></div>`
+      : `<p class="empty">Your hand is empty.</p>`) + `</section>`;
 }
 
 function finalSection(v) {
@@ -473,11 +475,12 @@ function handSign() {
   const cards = [...row.children];
   const more = row.scrollWidth > row.clientWidth + 1;
   const ends = [row.scrollLeft > 1, row.scrollLeft + row.clientWidth < row.scrollWidth - 1];
+  const nav = S.root.querySelector(".tob-hand .hand-nav");
   ["prev", "next"].forEach((k, i) => {
-    const b = wrap.querySelector(`.${k}`);
+    const b = nav.querySelector(`.${k}`);
     const on = more && ends[i];
     wrap.classList.toggle(`more-${k}`, on);
-    if (!on && b === document.activeElement) (wrap.querySelector(`.${["next", "prev"][i]}:not([hidden])`) || cards[i ? cards.length - 1 : 0]).focus();
+    if (!on && b === document.activeElement) (nav.querySelector(`.${["next", "prev"][i]}:not([hidden])`) || cards[i ? cards.length - 1 : 0]).focus();
     b.hidden = !on;
   });
   let text = "";
