@@ -89,7 +89,7 @@ export function setupGestures(box) {
  * moves (the press and its release must land on the same area: one tap chooses it). */
 export function focusArea(target) {
   const id = target.dataset && target.dataset.area;
-  if (!id || S.zoom.k <= 1.01 || performance.now() - (S.pressAt || 0) < 1000) return;
+  if (!id || S.zoom.k <= 1.01 || (S.pressAt != null && performance.now() - S.pressAt < 1000)) return;
   const r = target.getBoundingClientRect(); const v = visibleRect();
   if (r.left >= v.left && r.right <= v.left + v.width && r.top >= v.top && r.bottom <= v.top + v.height) return;
   S.pannedAt = performance.now();

@@ -71,7 +71,8 @@ function lazy(name, then = null) {
 }
 
 function preview(list) {
-  if (!list && !LAZY.arrows) return;
+  const goes = (m) => m.type === "move" || m.type === "retreat" || (m.type === "raid" && m.target);
+  if (!LAZY.arrows && !(list && list.some(goes))) return;
   lazy("arrows", (m) => m.preview(list));
 }
 
@@ -160,7 +161,7 @@ function buildMap() {
   });
   const hover = (e) => {
     // the map moving under a resting pointer (a focused area brought into view) is no pointing
-    if (e.type === "pointerover" && performance.now() - (S.pannedAt || 0) < 400) return;
+    if (e.type === "pointerover" && S.pannedAt != null && performance.now() - S.pannedAt < 400) return;
     const t = e.target.closest && e.target.closest("[data-area]"); preview(t ? areaMoves(t.dataset.area) : null);
   };
   root.addEventListener("pointerover", hover);
