@@ -360,7 +360,7 @@ def test_three_players_play_game_of_thrones(browser: Browser, server: ServerProc
         if not seen["spectator"] and kind == "orders" and view["planning"]["placed"][str(seat)] >= 1:
             check_spectator(watcher, seq, view)
             found = axe(watcher)
-            assert not found, found
+            assert not found, json.dumps(found)[:3000]
             watcher.context.close()  # one page fewer drawing every move
             seen["spectator"] = True
         if on_page:
@@ -418,7 +418,7 @@ def test_three_players_play_game_of_thrones(browser: Browser, server: ServerProc
     shot(phone, "map-phone")
     check_log_filter(desk)
     found = axe(pages[0]) + axe(phone)
-    assert not found, found
+    assert not found, json.dumps(found)[:3000]
     print(f"two rounds through the pages: {moves} moves, {time.monotonic() - started:.0f} s")
 
     # the rest through the API, a page opened for each move still to be seen on one

@@ -72,8 +72,10 @@ function lazy(name, then = null) {
 
 function preview(list) {
   const goes = (m) => m.type === "move" || m.type === "retreat" || (m.type === "raid" && m.target);
+  // the latest wish wins, whatever order the fetch and the pointer's moves come in
+  S.previewWant = list;
   if (!LAZY.arrows && !(list && list.some(goes))) return;
-  lazy("arrows", (m) => m.preview(list));
+  lazy("arrows", (m) => m.preview(S.previewWant));
 }
 
 function previewMoveKey(key) {
