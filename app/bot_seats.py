@@ -143,9 +143,9 @@ class BotSeats:
         self.played = 0  # bot moves stored by this process
         self.refused = 0  # bot moves the table had moved on from (409): chosen, never stored
         self.failed = 0
-        hub.on_table = self.on_table
-        hub.on_views = self.poke
-        hub.on_elsewhere = self.on_elsewhere
+        hub.listeners.summary.append(self.on_table)
+        hub.listeners.views.append(self.poke)
+        hub.listeners.elsewhere.append(self.on_elsewhere)
 
     # -- lifetime -----------------------------------------------------------------------------
 
@@ -310,8 +310,7 @@ class BotSeats:
     async def _changed(self, held: LiveTable) -> None:
         """Rebuild a held table after a seat changed hands; every connection is sent its whole
         view and log again (the new log line sits among the old)."""
-        for conn in self.hub.rooms.get(held.id, ()):
-            conn.last_seq = -1
+        self.hub.resend_logs(held.id)
         fresh = await self.live.reload(held)
         if fresh is not None:
             self.hub.table_changed(fresh)
@@ -320,8 +319,7 @@ class BotSeats:
         """Another process changed the table: a seat changing hands is a whole new log for
         this process's connections; a move may be this process's bots' turn."""
         if kind == "lobby":
-            for conn in self.hub.rooms.get(table_id, ()):
-                conn.last_seq = -1
+            self.hub.resend_logs(table_id)
         elif kind == "moves" and table_id in self.driver.held and table_id not in self.hub.rooms:
             self._spawn(self._wake(table_id), (table_id, -1), -1)
 

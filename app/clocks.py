@@ -98,7 +98,7 @@ class ClockKeeper:
         self._loop: asyncio.Task[None] | None = None
         self._wake = asyncio.Event()
         self.played = 0  # time-outs this process played
-        hub.extras.append(self._on_change)
+        hub.listeners.shown.append(self._on_change)
 
     # -- running -------------------------------------------------------------------------------
 
@@ -179,9 +179,7 @@ class ClockKeeper:
         if clock is not None and announce:
             live = self.live.cached(table_id)
             if live is not None and live.showable:
-                data = orjson.dumps(self.message(live, clock))
-                for conn in list(self.hub.rooms.get(table_id, ())):
-                    conn.send_raw(data)
+                self.hub.publish(table_id, self.message(live, clock))
         return clock
 
     async def _refresh(self, table_id: int) -> Clock | None:

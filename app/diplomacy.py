@@ -98,7 +98,7 @@ class PrivateChats:
         self.message_limit = Window(5, 10.0)
         self.action_limit = Window(30, 10.0)
         for kind in KINDS:
-            hub.handlers[kind] = self.on_notification
+            hub.listeners.notices[kind] = self.on_notification
 
     # -- checks ---------------------------------------------------------------------------------
 
@@ -290,9 +290,7 @@ class PrivateChats:
 
     def push(self, table_id: int, player_ids: set[int], message: dict[str, Any]) -> None:
         """To these players' own connections here, and to nobody else (never a spectator)."""
-        for conn in list(self.hub.rooms.get(table_id, ())):
-            if conn.player_id is not None and conn.player_id in player_ids:
-                conn.send(message)
+        self.hub.publish(table_id, message, to=lambda conn: conn.player_id is not None and conn.player_id in player_ids)
 
     async def _tell_changed(self, s: AsyncSession, live: LiveTable, chat_id: int) -> None:
         """A chat opened, or a member's agreement changed: what all members share of it."""

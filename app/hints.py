@@ -105,8 +105,7 @@ class Hints:
                     await self.notifier.in_transaction(s, table_id, "lobby")
             except IntegrityError:
                 return  # asked already at this decision (here or through another process)
-            for conn in self.hub.rooms.get(table_id, ()):
-                conn.last_seq = -1  # the line sits among the old ones: send the log again
+            self.hub.resend_logs(table_id)  # the line sits among the old ones
             fresh = await self.live.reload(held)
             if fresh is not None:
                 self.hub.table_changed(fresh)

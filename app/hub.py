@@ -126,6 +126,24 @@ class Window:
         return 0.0
 
 
+@dataclass
+class Listeners:
+    """What the features ask to be told, each a list they append to (app/bot_seats.py, clocks,
+    pushes, private chats)."""
+
+    summary: list[Callable[[LiveTable], None]] = field(default_factory=list)
+    """Before a table's summary is sent (joins, the start, presence)."""
+    views: list[Callable[[LiveTable], None]] = field(default_factory=list)
+    """Before a table's views are sent after a change."""
+    shown: list[Callable[[LiveTable, Connection | None], None]] = field(default_factory=list)
+    """What else a table's connections are shown (its clocks): with the connection that just
+    opened, or with None after a change of the table."""
+    elsewhere: list[Callable[[int, str], None]] = field(default_factory=list)
+    """Another process changed a table (its id and the kind of change)."""
+    notices: dict[str, Callable[[dict[str, Any]], Awaitable[None]]] = field(default_factory=dict)
+    """Notifications of a feature's own kinds from other processes, by kind (one feature a kind)."""
+
+
 class Hub:
     def __init__(self, live: LiveTables, notifier: Notifier, *, sockets_per_seat: int = 8,
                  sockets_per_address: int = 64) -> None:
@@ -143,16 +161,8 @@ class Hub:
         # Per seat (or, for spectators, per address), whatever the number of sockets it opens.
         self.chat_limit = Window(5, 10.0)
         self.sync_limit = Window(10, 10.0)
-        # Notifications of a feature's own kinds (private chats: app/diplomacy.py), by kind.
-        self.handlers: dict[str, Callable[[dict[str, Any]], Awaitable[None]]] = {}
-        # Told of every change (app/bot_seats.py): before a table's summary is sent, before its
-        # views are, and when another process changed a table (its id and the kind of change).
-        self.on_table: Callable[[LiveTable], None] = lambda live: None
-        self.on_views: Callable[[LiveTable], None] = lambda live: None
-        self.on_elsewhere: Callable[[int, str], None] = lambda table_id, kind: None
-        # What else a table's connections are shown (its clocks): called with the connection that
-        # just opened, or with None after a change of the table.
-        self.extras: list[Callable[[LiveTable, Connection | None], None]] = []
+        # The features (bots, clocks, pushes, private chats) hear of changes here, one way.
+        self.listeners = Listeners()
 
     # -- membership ---------------------------------------------------------------------------
 
@@ -181,8 +191,8 @@ class Hub:
         self.by_address[conn.address] += 1
         conn.send({"type": "table", "table": public_summary(live, self.connected(live.id))})
         self.send_view(conn, live)
-        for extra in self.extras:
-            extra(live, conn)
+        for shown in self.listeners.shown:
+            shown(live, conn)
         if self.local_connected(live.id) != before:
             self.presence_changed(live)
 
@@ -253,7 +263,8 @@ class Hub:
 
     def push_table(self, live: LiveTable) -> None:
         """Players, status, who is connected: after joins, the start, presence changes."""
-        self.on_table(live)
+        for summary in self.listeners.summary:
+            summary(live)
         message = orjson.dumps({"type": "table", "table": public_summary(live, self.connected(live.id))})
         for conn in list(self.rooms.get(live.id, ())):
             conn.send_raw(message)
@@ -268,10 +279,11 @@ class Hub:
         """Send every connected seat the view after a change: each seat's view is computed
         once (and the engine may share the public part between seats), whatever the number
         of tabs and spectators. Never from a state holding a move not yet stored."""
-        self.on_views(live)
+        for before_views in self.listeners.views:
+            before_views(live)
         if live.showable:
-            for extra in self.extras:
-                extra(live, None)
+            for shown in self.listeners.shown:
+                shown(live, None)
         room = self.rooms.get(live.id)
         if not room or not live.showable:
             return
@@ -293,6 +305,21 @@ class Hub:
                 cache[key] = data
             conn.send_raw(data)
             conn.last_seq = live.seq
+
+    def publish(self, table_id: int, message: dict[str, Any] | bytes,
+                to: Callable[[Connection], bool] | None = None) -> None:
+        """One message to the table's connections here (those ``to`` accepts), encoded once.
+        Every message a feature sends to sockets goes through here or the hub's own pushes."""
+        data = message if isinstance(message, bytes) else orjson.dumps(message)
+        for conn in list(self.rooms.get(table_id, ())):
+            if to is None or to(conn):
+                conn.send_raw(data)
+
+    def resend_logs(self, table_id: int) -> None:
+        """The table's connections are sent their whole view and log with the next push: a
+        line was stored among the old ones (a seat changing hands, a hint asked)."""
+        for conn in self.rooms.get(table_id, ()):
+            conn.last_seq = -1
 
     def push_chat(self, table_id: int, messages: list[dict[str, Any]]) -> None:
         """Chat lines to every connection at the table that has not had them."""
@@ -316,7 +343,8 @@ class Hub:
             return
         table_id = int(payload["t"])
         if kind in ("moves", "lobby"):
-            self.on_elsewhere(table_id, kind)
+            for elsewhere in self.listeners.elsewhere:
+                elsewhere(table_id, kind)
         if kind == "presence":
             remote = self.remote_presence[table_id]
             connected = set(payload.get("c", ()))
@@ -356,8 +384,8 @@ class Hub:
             room = self.rooms.get(table_id, set())
             since = min((c.last_chat for c in room), default=0)
             self.push_chat(table_id, await recent_chat(self.live, table_id, after_id=since))
-        elif kind in self.handlers:
-            await self.handlers[kind](payload)
+        elif kind in self.listeners.notices:
+            await self.listeners.notices[kind](payload)
 
     async def reload(self, table_id: int) -> None:
         """Rebuild a table from the database and tell its connections."""

@@ -101,7 +101,7 @@ class Pusher:
         self.sending = 0
         # What became of the pushes, for the host (GET /api/stats, which the public cannot read).
         self.sent = self.failed = self.refused = self.dropped = self.forgotten = 0
-        hub.extras.append(self._on_change)
+        hub.listeners.shown.append(self._on_change)
 
     @property
     def client(self) -> PushClient:

@@ -194,9 +194,7 @@ async def play_again(token: str, seat: SeatDep, request: Request, parlour: Parlo
             return await join_again(token, seat, request, parlour)
         invite = f"{parlour.public_base(request)}/join/{ticket.code}"
         message = await post_chat(parlour.live, parlour.notifier, live, player, f"Play again? New table: {invite}")
-        for other in list(parlour.hub.rooms.get(live.id, ())):
-            other.send({"type": "chat", "messages": [message]})
-            other.last_chat = max(other.last_chat, message["id"])
+        parlour.hub.push_chat(live.id, [message])
         return {"code": ticket.code, "invite_url": invite, "seat_url": f"/seat/{ticket.token}",
                 "seat_token": ticket.token}
     return await join_again(token, seat, request, parlour)

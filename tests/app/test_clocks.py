@@ -331,12 +331,12 @@ def test_a_bot_move_charged_before_the_keeper_saw_the_handover_costs_the_seat_no
     with c.websocket_connect(f"/ws/seats/{present}", headers={"origin": "http://testserver"}):
         wait_for(lambda: [p for p in c.get(f"/api/tables/{t['code']}").json()["players"]
                           if p["seat"] == first and p.get("handover")])
-        hub.extras.remove(keeper(c)._on_change)  # the keeper hears nothing of the handover
+        hub.listeners.shown.remove(keeper(c)._on_change)  # the keeper hears nothing of the handover
         try:
             assert c.post(f"/api/seats/{present}/handover", json={"seat": first}).json()["handed"]
             wait_for(lambda: 1 - first in c.get(f"/api/seats/{present}").json()["awaiting"])  # the bot played
         finally:
-            hub.extras.append(keeper(c)._on_change)
+            hub.listeners.shown.append(keeper(c)._on_change)
         held = seats_of(clock_of(c, t["code"]))[first]
         assert held["bot"] and not held["running"] and 580_000 < held["ms"] < 600_000, held
 
