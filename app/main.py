@@ -14,7 +14,7 @@ from fastapi.staticfiles import StaticFiles
 from sqlalchemy.exc import DBAPIError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from app import outage, replays
+from app import outage
 from app.config import Settings
 from app.db import is_busy
 from app.errors import ApiError
@@ -22,7 +22,7 @@ from app.guard import GuardMiddleware, install_log_redaction
 from app.outage import database_unavailable
 from app.parlour import Parlour
 from app.paths import STATIC
-from app.routes import again_pages, api, diplomacy, game_help, hints_api, ops, pages, sockets, time_api
+from app.routes import again_pages, api, diplomacy, game_help, hints_api, ops, pages, replays, sockets, time_api
 from app.user_text import TextRefused, refuse_nul_in_request
 
 log = logging.getLogger("parlour")

@@ -1,5 +1,6 @@
 """Replays of finished games: every step's view rebuilt from the published record, for anyone
-(the public view) and, with their seat's address, for each player (their own seat's view).
+(the public view) and, with their seat's address, for each player (their own seat's view). The
+pages and the API that serve them: app/routes/replays.py.
 
 Nothing of a running game is reachable here: every answer first checks the game has ended
 (403 ``not_finished`` otherwise). A replay's views are not stored: the game is replayed once when
@@ -18,17 +19,14 @@ import re
 from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
-from weakref import WeakKeyDictionary
 
 import orjson
-from fastapi import APIRouter, Request
-from fastapi.responses import HTMLResponse, Response
 from sqlalchemy import select
+from sqlalchemy.ext.asyncio import async_sessionmaker
 
-from app.errors import ApiError, not_found
+from app.errors import ApiError
 from app.live import LiveTable, new_state
 from app.models import MoveRecord
-from app.parlour import JSON, Parlour, ParlourDep, client_id
 from app.takeback import History, TurnChain, capture_points, is_take_back
 from engines.base import Engine
 
@@ -37,7 +35,7 @@ BOOKS_KEPT = 16
 MOVES_PER_MARK = 50
 ROUND_LINE = re.compile(r"\bRound (\d+) begins\b")
 
-router = APIRouter(tags=["replays"])
+JSON = dict[str, Any]
 
 
 @dataclass(slots=True)
@@ -105,15 +103,16 @@ def build_book(live: LiveTable, rows: list[Any]) -> Book:
 
 
 class Replays:
-    """The books of recently watched finished games."""
+    """The books of recently watched finished games (one service per server, on ``Parlour``)."""
 
-    def __init__(self) -> None:
+    def __init__(self, sessions: async_sessionmaker[Any]) -> None:
+        self.sessions = sessions
         self._books: OrderedDict[int, Book] = OrderedDict()
         self._building: dict[int, asyncio.Future[Book]] = {}
         self._gate = asyncio.Semaphore(1)  # one game replayed at a time: a burst costs time, not cores
         self.built = 0
 
-    async def book(self, parlour: Parlour, live: LiveTable) -> Book:
+    async def book(self, live: LiveTable) -> Book:
         finished(live)
         book = self._books.get(live.id)
         if book is not None:
@@ -125,7 +124,7 @@ class Replays:
         fut: asyncio.Future[Book] = asyncio.get_running_loop().create_future()
         self._building[live.id] = fut
         try:
-            async with parlour.sessions() as s:
+            async with self.sessions() as s:
                 rows = (await s.execute(select(MoveRecord.seq, MoveRecord.seat, MoveRecord.move, MoveRecord.events)
                                         .where(MoveRecord.table_id == live.id)
                                         .order_by(MoveRecord.seq))).all()
@@ -149,16 +148,6 @@ class Replays:
 def finished(live: LiveTable) -> None:
     if live.status != "finished":
         raise ApiError(403, "not_finished", "A game's replay opens when the game has ended.")
-
-
-_REPLAYS: WeakKeyDictionary[Parlour, Replays] = WeakKeyDictionary()
-
-
-def replays_of(parlour: Parlour) -> Replays:
-    found = _REPLAYS.get(parlour)
-    if found is None:
-        found = _REPLAYS[parlour] = Replays()
-    return found
 
 
 def contents(live: LiveTable, book: Book, seat: int | None) -> JSON:
@@ -189,77 +178,3 @@ def step(live: LiveTable, book: Book, seq: int, seat: int | None) -> JSON:
     return {"seq": seq, "seat": seat, "view": view,
             "awaiting": sorted(engine.to_act(state)) if result is None else [],
             "result": result.as_json() if result is not None else None}
-
-
-async def seat_of(parlour: Parlour, request: Request, token: str) -> tuple[LiveTable, int]:
-    found = await parlour.seat(token, client_id(request))
-    if found is None:
-        raise not_found("seat")
-    live, player = found
-    if player.seat is None:
-        raise ApiError(403, "no_seat", "You had no seat at this table; watch the public replay.")
-    return live, player.seat
-
-
-@router.get("/api/tables/{code}/replay", tags=["api"])
-async def replay_contents(code: str, request: Request, parlour: ParlourDep) -> JSON:
-    """After the end: every step of the game (who moved, the public log lines, take-backs
-    marked) and where each round begins. 403 ``not_finished`` while the game runs."""
-    live = await parlour.find_table(client_id(request), code)
-    return contents(live, await replays_of(parlour).book(parlour, live), None)
-
-
-@router.get("/api/tables/{code}/replay/{seq}", tags=["api"])
-async def replay_step(code: str, seq: int, request: Request, parlour: ParlourDep) -> JSON:
-    """After the end: the public view after entry ``seq`` (0: the deal)."""
-    live = await parlour.find_table(client_id(request), code)
-    return step(live, await replays_of(parlour).book(parlour, live), seq, None)
-
-
-@router.get("/api/seats/{token}/replay", tags=["api"])
-async def seat_replay_contents(token: str, request: Request, parlour: ParlourDep) -> JSON:
-    """After the end: the steps as this seat read them (its own private log lines)."""
-    live, seat = await seat_of(parlour, request, token)
-    return contents(live, await replays_of(parlour).book(parlour, live), seat)
-
-
-@router.get("/api/seats/{token}/replay/{seq}", tags=["api"])
-async def seat_replay_step(token: str, seq: int, request: Request, parlour: ParlourDep) -> JSON:
-    """After the end: this seat's own view after entry ``seq`` (its hand included)."""
-    live, seat = await seat_of(parlour, request, token)
-    return step(live, await replays_of(parlour).book(parlour, live), seq, seat)
-
-
-def replay_page(request: Request, live: LiveTable, api: str, seat: int | None) -> Response:
-    from app.routes.pages import page
-
-    return page(request, "replay.html", live=live, engine=live.engine, api_path=api, seat=seat,
-                watch_url=f"/replay/{live.code}")
-
-
-@router.get("/replay/{code}", response_class=HTMLResponse, tags=["pages"])
-async def public_replay_page(code: str, request: Request, parlour: ParlourDep) -> Response:
-    from app.routes.pages import _find, page
-
-    live, error, status = await _find(request, parlour, code)
-    if live is None:
-        return page(request, "missing.html", status_code=status, message=error)
-    if live.status != "finished":
-        return page(request, "missing.html", status_code=403,
-                    message="This game is still being played; its replay opens when it ends.")
-    return replay_page(request, live, f"/api/tables/{live.code}/replay", None)
-
-
-@router.get("/seat/{token}/replay", response_class=HTMLResponse, tags=["pages"])
-async def seat_replay_page(token: str, request: Request, parlour: ParlourDep) -> Response:
-    from app.routes.pages import page
-
-    found = await parlour.seat(token, client_id(request))
-    if found is None or found[1].seat is None:
-        return page(request, "missing.html", status_code=404,
-                    message="No seat has this address. Check the link you were given.")
-    live, player = found
-    if live.status != "finished":
-        return page(request, "missing.html", status_code=403,
-                    message="This game is still being played; its replay opens when it ends.")
-    return replay_page(request, live, f"/api/seats/{token}/replay", player.seat)

@@ -105,14 +105,14 @@ def clock_choice(preset: object, on_timeout: object) -> dict[str, Any] | None:
 
 @router.get("/join")
 async def join_by_code(request: Request, parlour: ParlourDep, code: str = "") -> Response:
-    live, error, status = await _find(request, parlour, code)
+    live, error, status = await find_for_page(request, parlour, code)
     if live is None:
         return page(request, "front.html", status_code=status, engine=chosen_engine(parlour, None),
                     join_error=error, code=code)
     return RedirectResponse(f"/join/{live.code}", status_code=303)
 
 
-async def _find(request: Request, parlour: Parlour, raw: str) -> tuple[LiveTable | None, str, int]:
+async def find_for_page(request: Request, parlour: Parlour, raw: str) -> tuple[LiveTable | None, str, int]:
     try:
         return await parlour.find_table(client_id(request), raw), "", 200
     except ApiError as err:
@@ -123,7 +123,7 @@ async def _find(request: Request, parlour: Parlour, raw: str) -> tuple[LiveTable
 
 @router.get("/join/{code}")
 async def invitation(request: Request, parlour: ParlourDep, code: str) -> Response:
-    live, error, status = await _find(request, parlour, code)
+    live, error, status = await find_for_page(request, parlour, code)
     if live is None:
         return page(request, "missing.html", status_code=status, message=error)
     if live.code != code:
@@ -141,7 +141,7 @@ async def join_form(request: Request, parlour: ParlourDep, code: str, name: str 
     refused = foreign_post(request, parlour)
     if refused is not None:
         return refused
-    live, error, status = await _find(request, parlour, code)
+    live, error, status = await find_for_page(request, parlour, code)
     if live is None:
         return page(request, "missing.html", status_code=status, message=error)
     try:
@@ -214,7 +214,7 @@ async def _bot_form(request: Request, parlour: Parlour, token: str,
 
 @router.get("/watch/{code}")
 async def watch_page(request: Request, parlour: ParlourDep, code: str) -> Response:
-    live, error, status = await _find(request, parlour, code)
+    live, error, status = await find_for_page(request, parlour, code)
     if live is None:
         return page(request, "missing.html", status_code=status, message=error)
     base = parlour.public_base(request)
