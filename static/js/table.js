@@ -245,7 +245,7 @@ function renderPrompt() {
   let who = "";
   let text;
   let mineToPlay = false;
-  // a bar with nothing to answer (a spectator's, the end's) is one line that says what is going on
+  // nothing to answer (a spectator, the end): one line
   const quiet = status === "finished" || (!boot.you && status !== "gathering");
   if (status === "finished") {
     const won = state.result ? state.result.winners.map(nameOf) : [];
@@ -350,7 +350,7 @@ function liftPrompt() {
     lifted.set(made.get(board), panel);
   }
   barDo.classList.toggle("empty", !barDo.querySelector("button"));
-  // a renderer's own sentence for the prompt ([data-say], hidden on the board) is the one the bar says
+  // a renderer's own sentence for the prompt ([data-say]) is the bar's
   const say = panels.map((p) => p.querySelector("[data-say]")).find(Boolean);
   const said = say ? say.textContent.trim() : null;
   if (said !== frame.say) { frame.say = said; renderPrompt(); }

@@ -7,6 +7,10 @@
 // late (a game's module fetched on first use): it shows if it is still wanted when it comes.
 import { el } from "./kit.js";
 
+const sheet = Object.assign(document.createElement("link"), { rel: "stylesheet", href: new URL("../css/zoom.css", import.meta.url).pathname });
+// (a zoom is shown once its styles are there: it is measured to be placed)
+const styled = new Promise((done) => { sheet.onload = sheet.onerror = done; });
+document.head.append(sheet);
 const HOVER_MS = 350;
 let box = null;
 let want = null; // { root, selector, target, how: "hover" | "press" | "focus" } — shown, or on its way
@@ -42,7 +46,7 @@ function ask(root, selector, describe, target, how, delay) {
   if (box && !box.hidden && how === "press") box.hidden = true;
   timer = setTimeout(async () => {
     let content = null;
-    try { content = await describe(target); } catch { content = null; }
+    try { content = await describe(target); await styled; } catch { content = null; }
     if (n !== asked || !follow()) return;
     if (content) show(content); else close();
   }, delay);
@@ -66,9 +70,11 @@ function show(content) {
   watcher.observe(want.root, { childList: true, subtree: true });
 }
 
-// Beside the card (right, else left), else above or below it: never over the card or the bar.
+// Beside the card (right, else left), else above or below it: never over the card or the bar;
+// where neither above nor below has room, on the roomier side, drawn smaller to fit.
 function place() {
   if (!want || !box || box.hidden) return;
+  box.style.transform = "";
   const r = want.target.getBoundingClientRect();
   if (r.bottom < 0 || r.top > innerHeight || !r.width) { close(); return; }
   const w = box.offsetWidth; const h = box.offsetHeight;
@@ -78,13 +84,16 @@ function place() {
   if (b?.height) { if (b.top > vh / 2) vh = b.top; else if (b.top < 1) top = b.bottom + 6; }
   let x = r.right + 10;
   if (x + w > vw - 6) x = r.left - w - 10;
-  if (x < 6) x = Math.max(6, Math.min(vw - w - 6, r.left + r.width / 2 - w / 2));
   let y = Math.min(Math.max(top, r.top), vh - h - 6);
-  if (x < r.right && x + w > r.left) {
-    // over the card's column: above it, else below it, else on the larger side
-    const above = r.top - h - 10; const below = r.bottom + 10;
-    y = above >= top ? above : below + h <= vh - 6 ? below : r.top - top > vh - r.bottom ? top : vh - h - 6;
+  let k = 1;
+  if (x < 6) {
+    // over the card's column: above it, else below it, else on the roomier side, smaller
+    const above = r.top - 10 - top; const below = vh - 6 - r.bottom - 10;
+    if (h > above && h > below) k = Math.max(0.5, Math.max(above, below) / h);
+    y = h * k <= above ? r.top - 10 - h * k : h * k <= below || below > above ? r.bottom + 10 : r.top - 10 - h * k;
+    x = Math.max(6, Math.min(vw - w * k - 6, r.left + r.width / 2 - w * k / 2));
   }
+  if (k < 1) box.style.transform = `scale(${k.toFixed(3)})`;
   box.style.left = `${Math.round(x)}px`;
   box.style.top = `${Math.round(Math.max(top, y))}px`;
 }
