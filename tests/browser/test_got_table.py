@@ -341,6 +341,9 @@ def test_the_combat_panel_shows_both_sides_house_cards_and_totals_in_view(
         v = m["visible"]
         assert spot[2] > v[0] and spot[0] < v[2] and spot[3] > v[1] and spot[1] < v[3], \
             f"the battle's area {spot} is outside the visible map {v}"
+        if size == "wide":  # the battle's pieces beside the panel docked over the sea, not under it
+            pieces, dock = rect(page, f'#board [data-at="{c["area"]}"] .unit'), rect(page, ".got-dock")
+            assert pieces[2] <= dock[0], f"the battle's pieces {pieces} lie under the docked panel {dock}"
         shot(page, f"combat-{size}")
         check_frame(page)
         close(page)

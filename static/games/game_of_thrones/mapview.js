@@ -39,7 +39,7 @@ export function frameBox() {
   }
   const vw = W / s; const vh = H / s;
   const x0 = -(free / s - w) / 2; const y0 = -(vh - h) / 2;
-  S.frame = { s, x0, y0, vw, vh };
+  S.frame = { s, x0, y0, vw, vh, fw: free / s };
   S.built.svg.setAttribute("viewBox", `${x0.toFixed(1)} ${y0.toFixed(1)} ${vw.toFixed(1)} ${vh.toFixed(1)}`);
   applyZoom();
 }
@@ -51,7 +51,8 @@ export function applyZoom() {
   z.k = Math.min(MAX_ZOOM, Math.max(1, z.k));
   // the map may move anywhere inside the view while it is smaller, and must cover it when larger
   const clamp = (v, x0, vw, size) => { const a = x0; const b = x0 + vw - size * z.k; return Math.min(Math.max(a, b), Math.max(Math.min(a, b), v)); };
-  z.x = z.k <= 1.001 ? 0 : clamp(z.x, f.x0, f.vw, w);
+  // (sideways within the part left of the docked panel: an east coast can come out from under it)
+  z.x = z.k <= 1.001 ? 0 : clamp(z.x, f.x0, f.fw || f.vw, w);
   z.y = z.k <= 1.001 ? 0 : clamp(z.y, f.y0, f.vh, h);
   S.built.world.setAttribute("transform", `translate(${z.x.toFixed(1)} ${z.y.toFixed(1)}) scale(${z.k.toFixed(3)})`);
   S.built.box.style.touchAction = z.k > 1.01 ? "none" : "pan-y";
