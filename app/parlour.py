@@ -31,6 +31,7 @@ from app.mover import Mover
 from app.notify import Notifier, PostgresNotifier
 from app.prometheus import Exporter
 from app.push import Pusher
+from app.rematch import Rematcher
 from app.replays import Replays
 from app.rooms import Rooms
 from app.tokens import hash_token, normalize_code
@@ -71,6 +72,7 @@ class Parlour:
                                   poll_seconds=settings.clock_poll_seconds, think_seconds=settings.bot_think_seconds)
         self.hints = Hints(self.live, self.hub, self.notifier, self.bot_pool, think_seconds=settings.bot_think_seconds)
         self.pusher = Pusher(self.live, self.hub, settings)
+        self.rematches = Rematcher(self.live, self.rooms, self.hub, self.notifier)  # play again
         self.replays = Replays(self.sessions)  # the books of finished games watched lately
         self.figures = Exporter(self)  # GET /metrics
 

@@ -9,7 +9,6 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from app.errors import ApiError
 from app.parlour import ParlourDep, client_id
 from app.routes.pages import foreign_post, page
-from app.routes.time_api import offered_table, rematch_seat, take_rematch_seat
 
 router = APIRouter(tags=["pages"], default_response_class=HTMLResponse)
 
@@ -17,12 +16,12 @@ router = APIRouter(tags=["pages"], default_response_class=HTMLResponse)
 @router.get("/seat/{token}/again")
 async def again_page(request: Request, parlour: ParlourDep, token: str) -> Response:
     found = await parlour.seat(token, client_id(request))
-    offer = await offered_table(parlour, found[0]) if found is not None else None
+    offer = await parlour.rematches.offered(found[0]) if found is not None else None
     if found is None or offer is None:
         return page(request, "missing.html", status_code=404, message="No new table is offered at this seat.")
-    taken = await rematch_seat(parlour, token)
+    taken = await parlour.rematches.seat_taken(token)
     if taken is not None:  # seated there already
-        return RedirectResponse(f"/seat/{taken[1]}", status_code=303)
+        return RedirectResponse(f"/seat/{taken.token}", status_code=303)
     return page(request, "again.html", live=offer[0], engine=offer[0].engine, by=offer[1], player=found[1],
                 token=token)
 
@@ -36,7 +35,7 @@ async def again_form(request: Request, parlour: ParlourDep, token: str) -> Respo
     if found is None:
         return page(request, "missing.html", status_code=404, message="No seat has this address.")
     try:
-        _, mine = await take_rematch_seat(parlour, token, *found)
+        mine = await parlour.rematches.take_seat(token, *found)
     except ApiError as err:
         return page(request, "missing.html", status_code=err.status, message=err.message)
-    return RedirectResponse(f"/seat/{mine}", status_code=303)
+    return RedirectResponse(f"/seat/{mine.token}", status_code=303)

@@ -2,23 +2,18 @@
 
 from __future__ import annotations
 
-import base64
-import hashlib
-import hmac
 from datetime import datetime
 from typing import Any
 
 from fastapi import APIRouter, Request
 from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy import func, select
-from sqlalchemy.exc import IntegrityError
-from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.chat import post_chat
-from app.errors import ApiError, not_found
+from app.errors import ApiError
 from app.live import LiveTable, PlayerInfo
-from app.models import MoveRecord, Player, Rematch, TableClock
+from app.models import MoveRecord, Player, TableClock
 from app.parlour import JSON, Parlour, ParlourDep, client_id
+from app.rematch import Seat
 from app.routes.api import SeatDep, lookup_table
 from app.tokens import hash_token
 
@@ -154,13 +149,12 @@ def iso(t: datetime | None) -> str | None:
     return t.isoformat() + "Z" if t is not None else None
 
 
-# -- play again --------------------------------------------------------------------------------
+# -- play again (app/rematch.py) --------------------------------------------------------------
 
-def again_token(old_token: str) -> str:
-    """The seat token at the rematch, derived from the old seat's (only its holder can make it),
-    so asking twice lands on the same seat."""
-    digest = hmac.new(old_token.encode(), b"parlour: play again", hashlib.sha256).digest()
-    return base64.urlsafe_b64encode(digest[:24]).decode()
+def seat_answer(parlour: Parlour, request: Request, seat: Seat) -> JSON:
+    base = parlour.public_base(request)
+    return {"code": seat.table.code, "invite_url": f"{base}/join/{seat.table.code}", "seat_url": f"/seat/{seat.token}",
+            "seat_token": seat.token}
 
 
 @router.post("/seats/{token}/again", status_code=201)
@@ -168,46 +162,13 @@ async def play_again(token: str, seat: SeatDep, request: Request, parlour: Parlo
     """After the end: a new table of the same game, options and clocks, founded by this player;
     every other player of the old table is invited on their seat page, live (and in its chat).
     If someone offered one already, this seat joins that table instead."""
-    live, player = seat
-    if live.status != "finished":
-        raise ApiError(409, "not_finished", "A new table can be offered once this game has ended.")
-    async with parlour.sessions() as s:
-        offered = await s.get(Rematch, live.id)
-        clock = await s.get(TableClock, live.id)
-    if offered is None:
-
-        async def claim(s: AsyncSession, new_table_id: int) -> None:
-            # The old table's one next table is stored with the new table, in its founding
-            # transaction: of presses at once, the first to commit founds it, and the others'
-            # tables are rolled back whole (their seats too) before they join that one.
-            s.add(Rematch(table_id=live.id, new_table_id=new_table_id, player_id=player.id))
-            try:
-                await s.flush()
-            except IntegrityError:
-                raise OfferedAlready from None
-
-        try:
-            ticket = await parlour.rooms.found(live.game, player.name, dict(live.options),
-                                               clock=clock.settings if clock is not None else None,
-                                               token=again_token(token), claim=claim, hints=live.hints)
-        except OfferedAlready:
-            return await join_again(token, seat, request, parlour)
-        invite = f"{parlour.public_base(request)}/join/{ticket.code}"
-        message = await post_chat(parlour.live, parlour.notifier, live, player, f"Play again? New table: {invite}")
-        parlour.hub.push_chat(live.id, [message])
-        return {"code": ticket.code, "invite_url": invite, "seat_url": f"/seat/{ticket.token}",
-                "seat_token": ticket.token}
-    return await join_again(token, seat, request, parlour)
-
-
-class OfferedAlready(Exception):
-    """Another press founded this finished table's next table first."""
+    return seat_answer(parlour, request, await parlour.rematches.again(token, *seat, parlour.public_base(request)))
 
 
 @router.get("/seats/{token}/again")
 async def rematch_offer(seat: SeatDep, parlour: ParlourDep) -> JSON:
     """The new table offered at the end of this one, if any: its code and who offered it."""
-    offer = await offered_table(parlour, seat[0])
+    offer = await parlour.rematches.offered(seat[0])
     if offer is None:
         return {"offered": False}
     return {"offered": True, "code": offer[0].code, "by": offer[1], "status": offer[0].status}
@@ -217,36 +178,4 @@ async def rematch_offer(seat: SeatDep, parlour: ParlourDep) -> JSON:
 async def join_again(token: str, seat: SeatDep, request: Request, parlour: ParlourDep) -> JSON:
     """Take a seat at the new table offered at the end of this one, under the same name, in one
     step. Asked again, it answers the same seat."""
-    new, mine = await take_rematch_seat(parlour, token, *seat)
-    base = parlour.public_base(request)
-    return {"code": new.code, "invite_url": f"{base}/join/{new.code}", "seat_url": f"/seat/{mine}",
-            "seat_token": mine}
-
-
-async def offered_table(parlour: Parlour, live: LiveTable) -> tuple[LiveTable, str] | None:
-    """The new table offered at the end of ``live`` and who offered it (None: no offer)."""
-    async with parlour.sessions() as s:
-        offered = await s.get(Rematch, live.id)
-    new = await parlour.live.get(offered.new_table_id) if offered is not None else None
-    if offered is None or new is None:
-        return None
-    return new, next((p.name for p in live.players if p.id == offered.player_id), "?")
-
-
-async def rematch_seat(parlour: Parlour, token: str) -> tuple[LiveTable, str] | None:
-    """This seat's place at the rematch, if it has taken it: the table and the seat token."""
-    mine = again_token(token)
-    here = await parlour.live.by_token_hash(hash_token(mine))
-    return (here[0], mine) if here is not None else None
-
-
-async def take_rematch_seat(parlour: Parlour, token: str, live: LiveTable, player: PlayerInfo) -> tuple[LiveTable, str]:
-    taken = await rematch_seat(parlour, token)
-    if taken is not None:
-        return taken
-    offer = await offered_table(parlour, live)
-    if offer is None:
-        raise not_found("rematch")
-    mine = again_token(token)
-    await parlour.rooms.join(offer[0].id, player.name, token=mine)
-    return offer[0], mine
+    return seat_answer(parlour, request, await parlour.rematches.take_seat(token, *seat))
