@@ -23,7 +23,7 @@ import re
 import time
 from array import array
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Sequence
+from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from typing import Any
@@ -217,6 +217,13 @@ class LiveTable:
     def render_text(self, text: str) -> str:
         names = self.seat_names()
         return SEAT_REF.sub(lambda m: names.get(int(m.group(1)), f"Seat {int(m.group(1)) + 1}"), text)
+
+    def line_for(self, event: Mapping[str, Any], seat_key: str | None) -> str:
+        """A log line as one seat reads it (``seat_key``: the seat's number as a string; None for
+        a spectator): its own private text where it has one, names filled in."""
+        private = event.get("private")
+        text = private.get(seat_key, event["text"]) if private and seat_key is not None else event["text"]
+        return self.render_text(text)
 
     def settle(self) -> None:
         """Derive the awaited seats, the status and the result from a state of stored moves."""

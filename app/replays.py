@@ -155,11 +155,7 @@ def contents(live: LiveTable, book: Book, seat: int | None) -> JSON:
     key = str(seat) if seat is not None else None
     steps = []
     for e in book.entries:
-        lines = []
-        for ev in e.events:
-            private = ev.get("private") or {}
-            text = private.get(key, ev["text"]) if key is not None else ev["text"]
-            lines.append(live.render_text(text))
+        lines = [live.line_for(ev, key) for ev in e.events]
         steps.append({"seq": e.seq, "seat": e.seat, "undo": is_take_back(e.move), "log": lines})
     return {"code": live.code, "game": live.game, "title": live.engine.title, "seat": seat,
             "players": [{"seat": p.seat, "name": p.name} for p in live.players if p.seat is not None],

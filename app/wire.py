@@ -55,18 +55,24 @@ def log_for(live: LiveTable, seat: int | None, after_seq: int = -1) -> list[dict
     for seq, events in live.log.after(after_seq):
         while changes and changes[0][0] < seq:  # a seat changed hands before this move
             out.append({"seq": changes[0][0], "text": changes.pop(0)[2]})
-        for ev in events:
-            private = ev.get("private") or {}
-            text = private.get(key, ev["text"]) if key is not None else ev["text"]
-            out.append({"seq": seq, "text": live.render_text(text)})
+        out.extend({"seq": seq, "text": live.line_for(ev, key)} for ev in events)
     out.extend({"seq": c[0], "text": c[2]} for c in changes)
     return out
 
 
+def log_is_public(live: LiveTable, after_seq: int) -> bool:
+    """Every seat reads the log lines after ``after_seq`` alike (no private text among them,
+    and not the whole log, which opens with the seats' names): they can be made once for all."""
+    if after_seq < 0:
+        return False
+    return not any(ev.get("private") for _, events in live.log.after(after_seq) for ev in events)
+
+
 def view_message(live: LiveTable, seat: int | None, after_seq: int, view: dict[str, Any] | None = None,
-                 legal: Mapping[int, list[Any]] | None = None) -> dict[str, Any]:
+                 legal: Mapping[int, list[Any]] | None = None, log: Any = None) -> dict[str, Any]:
     """The message a connection is sent after a change: its view and the log lines it has not
-    seen. The seat's legal moves travel once, inside the view's ``prompt.choices``; only an
+    seen (``log``: those lines made already, e.g. encoded once for every seat that reads them
+    alike). The seat's legal moves travel once, inside the view's ``prompt.choices``; only an
     engine whose prompt lists no choices has them sent beside the view as ``moves``."""
     engine = live.engine
     awaiting = live.awaiting
@@ -79,7 +85,7 @@ def view_message(live: LiveTable, seat: int | None, after_seq: int, view: dict[s
         "status": live.status,
         "awaiting": list(awaiting),
         "view": view,
-        "log": log_for(live, seat, after_seq),
+        "log": log_for(live, seat, after_seq) if log is None else log,
     }
     prompt = view.get("prompt")
     if not (isinstance(prompt, dict) and isinstance(prompt.get("choices"), list)):
