@@ -65,7 +65,7 @@ export function applyZoom() {
   if (S.onZoom) S.onZoom();
 }
 
-export function showAll() { S.zoom = { k: 1, x: 0, y: 0 }; applyZoom(); }
+export function showAll() { S.zoom = { k: 1, x: 0, y: 0 }; S.pannedAt = performance.now(); applyZoom(); }
 
 export function zoomButtons() {
   return el("div", { class: "zoom", role: "group", "aria-label": "Zoom" },
@@ -125,6 +125,8 @@ export function fitAreas(ids, { least = 0, most = 1.6, whole = false } = {}) {
   const b = S.built.box.getBoundingClientRect();
   const [vx, vy] = [S.frame.x0 + (r.left + r.width / 2 - b.left) / s, S.frame.y0 + (r.top + r.height / 2 - b.top) / s];
   S.zoom = { k, x: vx - cx * k, y: vy - cy * k };
+  // the map moved under a resting pointer: that is no pointing at an area (renderer.js: hover)
+  S.pannedAt = performance.now();
   applyZoom();
 }
 

@@ -163,7 +163,7 @@ function buildMap() {
   });
   const hover = (e) => {
     // the map moving under a resting pointer (a focused area brought into view) is no pointing
-    if (e.type === "pointerover" && S.pannedAt != null && performance.now() - S.pannedAt < 400) return;
+    if (e.type === "pointerover" && S.pannedAt != null && performance.now() - S.pannedAt < 1000) return;
     const t = e.target.closest && e.target.closest("[data-area]"); preview(t ? areaMoves(t.dataset.area) : null);
   };
   root.addEventListener("pointerover", hover);
