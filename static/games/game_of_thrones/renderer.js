@@ -26,7 +26,6 @@ const S = {
   sel: null, zoom: { k: 1, x: 0, y: 0 }, selSeq: -1,
 };
 
-// -- data
 
 function load() {
   if (!S.loading) {
@@ -38,7 +37,6 @@ function load() {
   }
 }
 
-// -- parts fetched when first needed
 
 // The first view carries the map, its pieces and the decision (the 40 KB budget); the rest is
 // fetched when first needed, with its styles, and the page drawn again.
@@ -101,7 +99,6 @@ function orderLabel(view, id) {
   return o.name || `${KIND_NAME[o.kind]} ${signed(o.modifier, true)}`;
 }
 
-// -- the map
 
 const ORDER_GLYPH = {
   march: "M-6 0H4M0-4L5 0L0 4",
@@ -111,8 +108,7 @@ const ORDER_GLYPH = {
   consolidate: "M-6 4V-4L-3 0L0-5L3 0L6-4V4Z",
 };
 
-// four figures told apart by their outline alone: a footman (a pawn), a knight (a horse's head),
-// a ship (hull and sail), a siege engine (a trebuchet); each about 24 map units across
+// four figures told apart by their outline alone, each about 24 map units across
 const FIGURE = {
   footman: "M-8 11C-8 4-5 1-3 0A5.5 5.5 0 1 1 3 0C5 1 8 4 8 11Z",
   knight: "M-8 11L-7 4C-9 0-7-5-3-8L-2-12L0-9C5-9 9-5 9 1L9 5L5 3L3 5L6 11Z",
@@ -233,8 +229,6 @@ function unitsAt(cx, cy, units, house, routedClass = true) {
 
 function orderToken(view, order, x, y) {
   const house = houseOf(view, order.seat);
-  // face down (another house's, before the reveal): its back, in the house's colour with a ring
-  // and the house's letter; one's own face-down orders are drawn face up, with a dashed rim
   const g = svg("g", { class: `order${order.token ? " up" : " down"}${order.hidden && order.token ? " mine" : ""}`, transform: `translate(${x} ${y})` });
   g.style.setProperty("--h", house.fill);
   g.style.setProperty("--hi", house.ink);
@@ -389,7 +383,6 @@ function describeArea(view, id, e, info, actionable) {
   return bits.join("; ");
 }
 
-// -- moves on the map
 
 const AREA_TYPES = new Set(["order", "unorder", "raven_swap", "march", "consolidate", "muster", "move", "recruit", "retreat", "destroy", "raid"]);
 
@@ -444,7 +437,6 @@ function onArea(id) {
   if (!S.ctx) return;
   const list = areaMoves(id);
   if (popoverFor(id)) {
-    // orders: a popover at the area; the same tap again closes it
     if (S.pop === id) { closePopover(); return; }
     S.sel = id;
     S.pop = id;
@@ -464,7 +456,6 @@ function onArea(id) {
   if (first && list.length) first.focus({ preventScroll: true });
 }
 
-// -- panels
 
 function houseChip(view, seat, extra = "") {
   const h = houseOf(view, seat);
@@ -572,7 +563,6 @@ function statusBar(view) {
     view.winner != null ? el("strong", { class: "won", text: `${houseOf(view, view.winner).name} wins` }) : null);
 }
 
-// -- the panels fetched on demand
 
 function needsPanels(view) {
   const kind = view.prompt ? view.prompt.kind : "";
@@ -582,7 +572,6 @@ function needsPanels(view) {
 
 const panels = () => lazy("panels");
 
-// -- the renderer
 
 export function render(root, ctx) {
   S.root = root; S.ctx = ctx;
@@ -641,7 +630,6 @@ export function render(root, ctx) {
         for (const type of ["pointerover", "click", "focusin"]) node.addEventListener(type, wake);
       }
     }
-    // the tracks (below the map) are fetched once scrolled near
     new IntersectionObserver((seen, obs) => { if (seen.some((x) => x.isIntersecting)) { obs.disconnect(); lazy("tracks"); } },
       { rootMargin: "0px" }).observe(S.built.below);
   }
