@@ -9,6 +9,7 @@ deck order, the borough deck order, the seed.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from contextlib import suppress
 from typing import Any
 
 from engines.base import Move
@@ -82,6 +83,35 @@ def ref(cid: int) -> dict[str, Any]:
 
 
 REFS = [{"id": cid, "key": card.key} for cid, card in enumerate(CARDS)]
+
+
+PLAYER_ENTRIES = 1024
+"""Public player entries kept, newest used last: four for each of 256 busy tables."""
+
+_entries: dict[tuple[Any, ...], dict[str, Any]] = {}
+
+
+def _public_player(s: State, seat: int) -> dict[str, Any]:
+    """A player's entry as everyone sees it (no hand), kept by what it is made of.
+
+    A move changes one player's entry, or none; the others are the very dicts the previous
+    move's views held, so their nested lists are not built again and a server that encodes a
+    part shared by several seats' views once (app/hub.py) does so for them too. The key holds
+    everything the entry reads (the hand only by its size), so a kept entry is right for any
+    table whose player matches it; views are only serialised, never changed after."""
+    p = s.players[seat]
+    built = s.turn.built if seat == s.current and not s.over else ()
+    key = (seat, len(p.hand), p.money, p.loans, p.poverty, p.prestige, tuple(map(tuple, p.stacks)),
+           frozenset(p.facedown), tuple(p.boroughs), tuple(built))
+    entry = _entries.pop(key, None)
+    if entry is None:
+        entry = _player(s, seat, None)
+        if len(_entries) >= PLAYER_ENTRIES:
+            # the least recently used; replays build views on a thread of their own too
+            with suppress(KeyError, RuntimeError, StopIteration):
+                del _entries[next(iter(_entries))]
+    _entries[key] = entry
+    return entry
 
 
 def _player(s: State, seat: int, viewer: int | None) -> dict[str, Any]:
@@ -268,7 +298,7 @@ def views(s: State, seats: Iterable[int | None],
     every connected seat its view, so this is the hot path)."""
     seats = list(seats)
     base = _public(s)
-    public_players = [_player(s, i, None) for i in range(s.seats)]
+    public_players = [_public_player(s, i) for i in range(s.seats)]
     out: dict[int | None, dict[str, Any]] = {}
     for seat in seats:
         players = list(public_players)
