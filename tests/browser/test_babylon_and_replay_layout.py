@@ -44,8 +44,9 @@ TOB = "engines.towers_of_babylon:ENGINE"
 OUT = Path(__file__).resolve().parents[2] / "artifacts" / "towers_of_babylon" / "layout"
 KEYWORDS = Path(__file__).resolve().parents[2] / "engines" / "towers_of_babylon" / "data" / "keywords.json"
 # (size, theme) pairs measured: both themes at the phone and the laptop, the wide screen in light
-LOOKS = [("phone", "light"), ("phone", "dark"), ("laptop", "light"), ("laptop", "dark"), ("wide", "light")]
-WIDTH = {"phone": 390, "laptop": 1366, "wide": 1920}
+LOOKS = [("phone", "light"), ("phone", "dark"), ("tablet", "light"), ("laptop", "light"), ("laptop", "dark"),
+         ("wide", "light")]
+WIDTH = {"phone": 390, "tablet": 768, "laptop": 1366, "wide": 1920}
 
 
 @pytest.fixture(scope="module")
@@ -324,8 +325,8 @@ def test_nothing_scrolls_sideways(measures):
     assert not bad, "\n".join(bad)
 
 
-def test_touch_targets_are_at_least_24_px_square_on_a_phone(measures):
-    bad = failures({k: m for k, m in measures.items() if k[1] == "phone"}, lambda m, size: m["small"])
+def test_touch_targets_are_at_least_24_px_square_on_a_phone_and_a_tablet(measures):
+    bad = failures({k: m for k, m in measures.items() if k[1] in ("phone", "tablet")}, lambda m, size: m["small"])
     assert not bad, "\n".join(bad[:40])
 
 
