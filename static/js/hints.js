@@ -1,0 +1,115 @@
+// Hints at casual tables (app/hints.py): the Hint button of the action bar asks the good bot
+// about this seat's decision and shows its weighing — the best moves with the figures its
+// search computed, the first one marked among the choices. The page loads this module only at
+// a table founded with hints; it reads the page as it stands (the bar says whose turn it is,
+// the log grows with every move), so the table's own script carries nothing for it.
+import { el, moveKey, plural } from "./kit.js";
+
+const $ = (id) => document.getElementById(id);
+const WHY = {
+  forced: "It is your only move.",
+  only_sensible: "It is the only move worth making here.",
+  rule: "The bot's own rule for this step chose it (it does not search this step).",
+};
+
+const percent = (x) => `${Math.round(x * 100)} %`;
+const named = (w) => w.label || JSON.stringify(w.move);
+
+function line(w, i) {
+  const figures = w.result == null ? "not reached by the search"
+    : `${percent(w.result)} average result over ${plural(w.playouts, "playout")}`;
+  return el("li", { class: i === 0 ? "hint-best" : null },
+    el("strong", { text: named(w) }), el("span", { class: "hint-figures", text: ` — ${figures}` }));
+}
+
+/** The hint drawn into `box`: the search's figures, or why there was no search. */
+export function draw(box, hint) {
+  const best = hint.moves[0];
+  const parts = [el("p", { class: "hint-head", text: "The good bot's weighing" })];
+  if (hint.how === "search") {
+    parts.push(el("ol", { class: "hint-moves" }, ...hint.moves.map(line)),
+      el("p", { class: "hint-note", text: `${plural(hint.iterations, "playout")} searched in ${hint.seconds} s, `
+        + "on what you can see; 100 % would be a win in every one." }));
+  } else {
+    parts.push(el("p", {}, el("strong", { text: named(best) }), ` — ${WHY[hint.how] || ""}`));
+  }
+  box.replaceChildren(...parts);
+  box.hidden = false;
+}
+
+/** Marks the controls that play `move` (those carrying its key in data-move), or none. */
+function mark(move) {
+  const key = move ? moveKey(move) : null;
+  for (const node of document.querySelectorAll("[data-move], .hinted")) {
+    node.classList.toggle("hinted", key !== null && node.getAttribute("data-move") === key);
+  }
+}
+
+/** At the end, under the result: how many hints each player asked for (public, like the asks). */
+async function counts(result, code) {
+  const r = await fetch(`/api/tables/${code}`);
+  if (!r.ok) return;
+  const table = await r.json();
+  if (!table.hints || result.querySelector(".hints-count")) return;
+  const seated = table.players.filter((p) => p.seat !== null).sort((a, b) => a.seat - b.seat);
+  const label = (p) => (table.labels ? `${table.labels[p.seat]} (${p.name})` : p.name);
+  const each = seated.map((p) => `${label(p)} ${table.hints.asked[String(p.seat)] || 0}`);
+  result.append(el("p", { class: "hints-count", text: `Hints asked: ${each.join(" · ")}` }));
+}
+
+function watchEnd(code) {
+  const result = $("result");
+  if (!result) return;
+  let busy = false;
+  // the end screen's own module draws the result (and may draw it anew): the count goes under it
+  new MutationObserver(() => {
+    if (busy || result.hidden || !result.childElementCount || result.querySelector(".hints-count")) return;
+    busy = true;
+    counts(result, code).finally(() => { busy = false; });
+  }).observe(result, { attributes: true, childList: true });
+}
+
+function start() {
+  const boot = JSON.parse($("boot").textContent);
+  watchEnd(boot.code);
+  const button = $("hint");
+  const box = $("hint-box");
+  const bar = $("action-bar");
+  if (!button || !box || !bar) return;
+  const api = boot.api;
+  let shown = null; // the hint on screen: for one decision only
+  let asking = false;
+
+  const clear = () => { shown = null; box.hidden = true; box.replaceChildren(); mark(null); };
+  const allow = () => { button.disabled = asking || !bar.classList.contains("yours"); };
+
+  button.addEventListener("click", async () => {
+    asking = true;
+    allow();
+    try {
+      const r = await fetch(`${api}/hint`, { method: "POST" });
+      const body = await r.json().catch(() => ({}));
+      if (!r.ok) throw new Error(body.message || "No hint could be worked out; try again.");
+      shown = body;
+      draw(box, body);
+      mark(body.moves[0].move);
+    } catch (err) {
+      box.replaceChildren(el("p", { class: "hint-error", role: "alert", text: err.message }));
+      box.hidden = false;
+    } finally {
+      asking = false;
+      allow();
+    }
+  });
+  // whose turn it is: the bar says so
+  new MutationObserver(allow).observe(bar, { attributes: true, attributeFilter: ["class"] });
+  // a move by anyone ends the decision the hint was for; a redrawn board loses the marks
+  new MutationObserver(() => {
+    const last = $("log").lastElementChild;
+    if (shown && last && +last.getAttribute("data-seq") > shown.seq) clear();
+    else if (shown) mark(shown.moves[0].move);
+  }).observe(document.body, { childList: true, subtree: true });
+  allow();
+}
+
+start();
