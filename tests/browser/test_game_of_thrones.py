@@ -177,8 +177,7 @@ def play_on_page(page: Page, move: dict[str, Any], seq: int) -> None:
     for _ in range(4):
         button = page.locator(f"#board [data-move='{want}']")
         if button.count():
-            button.first.scroll_into_view_if_needed()
-            button.first.click()
+            button.first.click()  # scrolled to, and found again if a redraw replaced it
             break
         area = area_for(page, move)
         if not area:  # a move made by its button alone (a card, a bid): the button must come

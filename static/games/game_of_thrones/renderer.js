@@ -158,13 +158,19 @@ function buildMap() {
     if (t && (e.key === "Enter" || e.key === " ")) { e.preventDefault(); onArea(t.dataset.area); }
   });
   const hover = (e) => {
-    // the map moving under a resting pointer (a focused area brought into view) is no pointing
-    if (e.type === "pointerover" && S.pannedAt != null && performance.now() - S.pannedAt < 1000) return;
+    // the map moving (or redrawn) under a resting pointer is no pointing: only a pointer that
+    // moved counts
+    if (e.type === "pointerover") {
+      const at = `${e.clientX},${e.clientY}`;
+      if (at === S.pointedAt || (S.pannedAt != null && performance.now() - S.pannedAt < 1000)) return;
+      S.pointedAt = at;
+    }
     const t = e.target.closest && e.target.closest("[data-area]"); preview(t ? areaMoves(t.dataset.area) : null);
   };
   root.addEventListener("pointerover", hover);
   root.addEventListener("focusin", hover);
-  root.addEventListener("pointerleave", () => preview(null));
+  // leaving the map clears what the pointer showed, not what the focused area shows
+  root.addEventListener("pointerleave", () => { const f = document.activeElement; if (!(f && root.contains(f) && f.closest("[data-area]"))) preview(null); });
   root.addEventListener("focusout", () => preview(null));
   return { svg: root, world, nodes, dyn, arrows, preview: previewLayer };
 }
