@@ -69,10 +69,11 @@ def log_is_public(live: LiveTable, after_seq: int) -> bool:
 
 
 def view_message(live: LiveTable, seat: int | None, after_seq: int, view: dict[str, Any] | None = None,
-                 legal: Mapping[int, list[Any]] | None = None, log: Any = None) -> dict[str, Any]:
+                 legal: Mapping[int, list[Any]] | None = None,
+                 log: list[dict[str, Any]] | None = None) -> dict[str, Any]:
     """The message a connection is sent after a change: its view and the log lines it has not
-    seen (``log``: those lines made already, e.g. encoded once for every seat that reads them
-    alike). The seat's legal moves travel once, inside the view's ``prompt.choices``; only an
+    seen (``log``: those lines made already, once for every seat that reads them alike). The
+    seat's legal moves travel once, inside the view's ``prompt.choices``; only an
     engine whose prompt lists no choices has them sent beside the view as ``moves``."""
     engine = live.engine
     awaiting = live.awaiting
