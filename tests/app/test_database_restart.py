@@ -5,6 +5,7 @@ stored; when it is back, each process is ready again, listens again and plays on
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -150,7 +151,10 @@ async def outage(pg: RestartablePostgres, a: ServerProcess, b: ServerProcess, t:
     # The awaited seat's page plays its move while the database is away: told so, nothing stored.
     await seat_socket.send(orjson.dumps({"type": "move", "seq": stored, "move": legal}).decode())
     figures["socket_told"] = await socket_answer(seat_socket)
-    await seat_socket.close()
+    # Its answer is what is asserted; the closing handshake may outlast the client's 10 s on a
+    # machine this busy (seen once under a parallel browser suite), which proves nothing here.
+    with contextlib.suppress(ConnectionClosed):
+        await seat_socket.close()
     async with httpx.AsyncClient(timeout=10) as ac:
         # What a seat's page would send meanwhile: moves (through both processes), a ready probe.
         while time.monotonic() < down_until:

@@ -73,8 +73,10 @@ def test_a_seat_with_its_page_open_is_not_pushed(c: Any, service: PushService) -
     t = two_players(c)
     for who in ("ada", "bob"):
         c.post(f"/api/seats/{t[who]}/push", json=Browser(service.url(f"/push/{who}")).subscription())
-    with c.websocket_connect(f"/ws/seats/{t['ada']}", headers={"origin": "http://testserver"}), \
-            c.websocket_connect(f"/ws/seats/{t['bob']}", headers={"origin": "http://testserver"}):
+    with c.websocket_connect(f"/ws/seats/{t['ada']}", headers={"origin": "http://testserver"}) as ada, \
+            c.websocket_connect(f"/ws/seats/{t['bob']}", headers={"origin": "http://testserver"}) as bob:
+        for ws in (ada, bob):  # the table's summary: the socket has joined the table, its seat counts as here
+            assert ws.receive_json()["type"] == "table"
         assert c.post(f"/api/seats/{t['ada']}/start").status_code == 200
         settle(c)
     assert service.received == []
