@@ -614,8 +614,10 @@ export function render(root, ctx) {
     if (!root.dataset.gotHover) {
       // a move's arrow while a pointer or the focus rests on its button (in the panel or the bar)
       root.dataset.gotHover = "1";
-      const onButton = (e) => { const b = e.target.closest && e.target.closest("[data-move]"); if (b) previewMoveKey(b.dataset.move); };
-      const off = (e) => { if (e.target.closest && e.target.closest("[data-move]")) preview(null); };
+      // a finger is no pointer resting on a button (it stays where it last tapped while the bar is
+      // drawn anew under it): on touch the arrow follows the focus only
+      const onButton = (e) => { const b = e.pointerType !== "touch" && e.target.closest && e.target.closest("[data-move]"); if (b) previewMoveKey(b.dataset.move); };
+      const off = (e) => { if (e.pointerType !== "touch" && e.target.closest && e.target.closest("[data-move]")) preview(null); };
       root.addEventListener("pointerover", onButton);
       root.addEventListener("focusin", onButton);
       root.addEventListener("pointerout", off);
