@@ -4,6 +4,10 @@ inside, touch targets, clipping, controls covering each other, the prompt said a
 
 from __future__ import annotations
 
+from typing import Any
+
+from playwright.sync_api import Page
+
 # The bar's sentence said again on the board: a visible block outside the action bar (cards
 # aside) that opens by saying whose turn it is, or holds most (60 %) of the bar's sentence's
 # words of four letters or more.
@@ -160,3 +164,15 @@ COLOUR_JS = r"""
     return flatten(layers);
   };
 """
+
+
+def zoom_within(page: Page, zoom_js: str, selector: str, within_ms: int = 5000) -> dict[str, Any]:
+    """What ``zoom_js`` reads of the card zoom for ``selector`` as soon as the zoom shows (its
+    module is fetched on first use: a busy machine is slow), or as it stands after ``within_ms``."""
+    found: dict[str, Any] = page.evaluate(zoom_js, [selector])
+    for _ in range(within_ms // 100):
+        if found["shown"]:
+            break
+        page.wait_for_timeout(100)
+        found = page.evaluate(zoom_js, [selector])
+    return found

@@ -34,7 +34,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from tests.browser.look import context_args
-from tests.browser.measure import BROKEN_WORDS_JS, CLIPPED_JS, COLOUR_JS, SMALL_TARGETS_JS
+from tests.browser.measure import BROKEN_WORDS_JS, CLIPPED_JS, COLOUR_JS, SMALL_TARGETS_JS, zoom_within
 from tests.browser.test_towers_of_babylon import Game, Plan, api_table, choose_decks, play_until
 from tests.support.server import ServerProcess, sqlite_server
 
@@ -441,17 +441,6 @@ ZOOM_JS = """([sel]) => {
 }"""
 
 
-def zoom_within(page: Page, selector: str, within_ms: int = 5000) -> dict[str, Any]:
-    """The zoom as soon as it shows (its module is fetched on first use: a busy machine is slow),
-    or as it stands after ``within_ms``."""
-    found: dict[str, Any] = page.evaluate(ZOOM_JS, [selector])
-    for _ in range(within_ms // 100):
-        if found["shown"]:
-            break
-        page.wait_for_timeout(100)
-        found = page.evaluate(ZOOM_JS, [selector])
-    return found
-
 
 @pytest.mark.parametrize(("scene", "selector"), [
     ("a turn: play a card", "#board .tob-hand .tc"), ("an attack: block with a Defender", "#board .mat .mn")])
@@ -464,7 +453,7 @@ def test_the_card_zoom_is_the_card_itself_larger_on_hover_long_press_and_focus(b
     open_scene(page, server.base, pages[scene])
     page.locator(selector).first.hover()
     page.wait_for_timeout(700)
-    found["hover"] = zoom_within(page, selector)
+    found["hover"] = zoom_within(page, ZOOM_JS, selector)
     page.keyboard.press("Escape")
     found["Escape closes it"] = ok if not page.evaluate(ZOOM_JS, [selector])["shown"] else {"shown": "still"}
     page.mouse.move(0, 0)
@@ -472,7 +461,7 @@ def test_the_card_zoom_is_the_card_itself_larger_on_hover_long_press_and_focus(b
     page.keyboard.press("Shift+Tab")
     page.keyboard.press("Tab")
     page.wait_for_timeout(900)
-    found["keyboard focus"] = zoom_within(page, selector)
+    found["keyboard focus"] = zoom_within(page, ZOOM_JS, selector)
     shot(page, f"zoom-{slug(scene)}-laptop")
     ctx.close()
     ctx = browser.new_context(**context_args("phone"))
@@ -485,7 +474,7 @@ def test_the_card_zoom_is_the_card_itself_larger_on_hover_long_press_and_focus(b
     client = ctx.new_cdp_session(page)
     client.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x, "y": y}]})
     page.wait_for_timeout(800)
-    found["long press"] = zoom_within(page, selector)
+    found["long press"] = zoom_within(page, ZOOM_JS, selector)
     client.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
     page.wait_for_timeout(300)
     after = page.evaluate(ZOOM_JS, [selector])

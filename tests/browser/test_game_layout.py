@@ -28,7 +28,7 @@ import pytest
 from playwright.sync_api import Browser, Page
 
 from tests.browser import scenes
-from tests.browser.measure import BROKEN_WORDS_JS, CLIPPED_JS, COLOUR_JS, SMALL_TARGETS_JS
+from tests.browser.measure import BROKEN_WORDS_JS, CLIPPED_JS, COLOUR_JS, SMALL_TARGETS_JS, zoom_within
 from tests.support.server import ServerProcess, sqlite_server
 
 pytestmark = pytest.mark.e2e
@@ -517,17 +517,6 @@ def closed(page: Page, selector: str, within_ms: int = 3000) -> dict[str, Any]:
     return {"shown": gone, "same": True, "ratio": 9, "inside": True}
 
 
-def zoom_within(page: Page, selector: str, within_ms: int = 5000) -> dict[str, Any]:
-    """The zoom as soon as it shows (its module is fetched on first use: a busy machine is slow),
-    or as it stands after ``within_ms``."""
-    found: dict[str, Any] = page.evaluate(ZOOM_JS, [selector])
-    for _ in range(within_ms // 100):
-        if found["shown"]:
-            break
-        page.wait_for_timeout(100)
-        found = page.evaluate(ZOOM_JS, [selector])
-    return found
-
 
 @pytest.mark.parametrize(("scene", "selector"), [
     ("london a turn", "#board .lon-hand .lc"), ("london run the city", "#board .lon-player.me .lc"),
@@ -545,7 +534,7 @@ def test_the_card_zoom_is_the_card_itself_larger_on_hover_long_press_and_focus(
     page.locator(selector).first.scroll_into_view_if_needed()
     page.locator(selector).first.hover()
     page.wait_for_timeout(700)
-    found["hover"] = zoom_within(page, selector)
+    found["hover"] = zoom_within(page, ZOOM_JS, selector)
     page.keyboard.press("Escape")
     found["escape closes it"] = closed(page, selector)
     # keyboard focus
@@ -554,7 +543,7 @@ def test_the_card_zoom_is_the_card_itself_larger_on_hover_long_press_and_focus(
     page.keyboard.press("Shift+Tab")
     page.keyboard.press("Tab")
     page.wait_for_timeout(900)
-    found["focus"] = zoom_within(page, selector)
+    found["focus"] = zoom_within(page, ZOOM_JS, selector)
     ctx.close()
     # a long press, on a phone
     ctx = browser.new_context(**context_args("phone"))
@@ -567,7 +556,7 @@ def test_the_card_zoom_is_the_card_itself_larger_on_hover_long_press_and_focus(
     client = ctx.new_cdp_session(page)
     client.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x, "y": y}]})
     page.wait_for_timeout(800)
-    found["long press"] = zoom_within(page, selector)
+    found["long press"] = zoom_within(page, ZOOM_JS, selector)
     client.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
     page.wait_for_timeout(200)
     found["long press stays"] = page.evaluate(ZOOM_JS, [selector])

@@ -9,62 +9,30 @@ other seats' hands passed round and the deck reversed.
 
 from __future__ import annotations
 
-import copy
-import random
-from typing import Any
-
 import pytest
 
 from engines.base import Engine
 from engines.bots import Budget, decide, hooks_for, weigh
 from engines.kit import Rng
 from engines.registry import BUILTIN, load_engines
+from tests.support.positions import deciding, states, swap_other_hands
 from tests.support.tinygame import ENGINE as TALLY
 
 QUICK = Budget(iterations=80, seconds=None)
 ENGINES: dict[str, Engine] = {**load_engines(BUILTIN), "tally": TALLY}
 
 
-def positions(engine: Engine, seats: int, seed: int, every: int, limit: int = 240,
-              options: dict[str, Any] | None = None) -> list[Any]:
-    """Positions of one seeded random game, every ``every`` moves (copies)."""
-    rng = random.Random(seed)
-    state = engine.new_game(seats, seed, options or {})
-    out = []
-    for n in range(limit):
-        awaited = sorted(engine.to_act(state))
-        if not awaited:
-            break
-        if n % every == 0:
-            out.append(copy.deepcopy(state))
-        seat = rng.choice(awaited)
-        engine.play(state, seat, rng.choice(engine.legal_moves(state, seat)))
-    return out
 
-
-def deciding(engine: Engine, state: Any) -> list[int]:
-    return [s for s in sorted(engine.to_act(state)) if len(engine.legal_moves(state, s)) > 1]
-
-
-def passed_round(state: Any, seat: int) -> Any:
-    """Tally: the same position for ``seat``, the other hands passed round, the deck reversed."""
-    out = copy.deepcopy(state)
-    others = [s for s in range(out.seats) if s != seat]
-    hands = [out.hands[s] for s in others]
-    for s, h in zip(others, hands[1:] + hands[:1], strict=True):
-        out.hands[s] = h
-    out.deck.reverse()
-    return out
 
 
 @pytest.mark.parametrize("vote", [False, True])
 def test_a_hint_is_the_same_whatever_the_hidden_cards_are(vote: bool) -> None:
     compared = 0
     for seed in (31, 32, 33):
-        for i, state in enumerate(positions(TALLY, 3, seed, every=1, options={"vote": vote})):
+        for i, state in enumerate(states(TALLY, 3, seed, every=1, options={"vote": vote})):
             for seat in deciding(TALLY, state):
                 expected = weigh(TALLY, state, seat, "good", Rng.from_seed(7), QUICK)
-                alike = [passed_round(state, seat)]
+                alike = [swap_other_hands(state, seat)]
                 alike += [TALLY.determinize(state, seat, Rng.from_seed(100 * i + k)) for k in range(2)]
                 for other in alike:
                     assert weigh(TALLY, other, seat, "good", Rng.from_seed(7), QUICK) == expected
@@ -78,7 +46,7 @@ def test_a_hint_is_the_same_on_the_true_state_and_on_any_determinization(gid: st
     assert hooks_for(engine).canonical is not None, "without a canonical hook the search may differ"
     budget = Budget(iterations=10, seconds=None)
     compared = 0
-    for i, state in enumerate(positions(engine, engine.min_seats, 5, every=29)[:5]):
+    for i, state in enumerate(states(engine, engine.min_seats, 5, every=29)[:5]):
         for seat in deciding(engine, state):
             expected = weigh(engine, state, seat, "good", Rng.from_seed(3), budget)
             for k in range(2):
@@ -92,7 +60,7 @@ def test_a_hint_is_the_same_on_the_true_state_and_on_any_determinization(gid: st
 def test_a_hints_first_move_is_the_move_the_good_bot_plays(gid: str, every: int) -> None:
     engine = ENGINES[gid]
     checked = 0
-    for state in positions(engine, 2, 9, every=every)[:8]:
+    for state in states(engine, 2, 9, every=every)[:8]:
         for seat in deciding(engine, state):
             weighed = weigh(engine, state, seat, "good", Rng.from_seed(11), QUICK)
             assert weighed.moves[0].move == decide(engine, state, seat, "good", Rng.from_seed(11), QUICK).move
@@ -102,7 +70,7 @@ def test_a_hints_first_move_is_the_move_the_good_bot_plays(gid: str, every: int)
 
 def test_a_searched_hints_figures_are_the_searchs_own() -> None:
     seen_search = 0
-    for state in positions(ENGINES["london"], 2, 13, every=5)[:10]:
+    for state in states(ENGINES["london"], 2, 13, every=5)[:10]:
         for seat in deciding(ENGINES["london"], state):
             weighed = weigh(ENGINES["london"], state, seat, "good", Rng.from_seed(2), QUICK, top=3)
             assert 1 <= len(weighed.moves) <= 3

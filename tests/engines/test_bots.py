@@ -9,7 +9,6 @@ other hands were swapped around.
 from __future__ import annotations
 
 import copy
-import random
 import time
 from typing import Any
 
@@ -21,6 +20,7 @@ from engines.bots.hooks import generic_sensible, kind, pick_by_kind, sensible_mo
 from engines.kit import Rng
 from engines.registry import BUILTIN, load_engines
 from engines.tournament import Report, Setup, game_seed, main, play_one, seat_of, wilson
+from tests.support.positions import deciding, states, swap_other_hands
 from tests.support.tinygame import ENGINE as TALLY
 
 QUICK = Budget(iterations=60, seconds=None)
@@ -40,26 +40,6 @@ def can_determinize(engine: Engine) -> bool:
 BOTTABLE = sorted(gid for gid, e in ENGINES.items() if can_determinize(e))
 
 
-def states(engine: Engine, seats: int, seed: int, every: int = 3, options: dict[str, Any] | None = None,
-           limit: int = 200) -> list[Any]:
-    """Positions of one seeded random game, every ``every`` moves (copies)."""
-    rng = random.Random(seed)
-    state = engine.new_game(seats, seed, options or {})
-    out = []
-    for n in range(limit):
-        awaited = sorted(engine.to_act(state))
-        if not awaited:
-            break
-        if n % every == 0:
-            out.append(copy.deepcopy(state))
-        seat = rng.choice(awaited)
-        engine.play(state, seat, rng.choice(engine.legal_moves(state, seat)))
-    return out
-
-
-def deciding(engine: Engine, state: Any) -> list[int]:
-    """The awaited seats with more than one legal move."""
-    return [s for s in sorted(engine.to_act(state)) if len(engine.legal_moves(state, s)) > 1]
 
 
 # -- a legal move, always ----------------------------------------------------------------------
@@ -142,16 +122,6 @@ def test_the_default_budget_answers_within_a_second():
 
 
 # -- nothing hidden is looked at ---------------------------------------------------------------
-
-def swap_other_hands(state: Any, seat: int) -> Any:
-    """Tally: the same position for ``seat``, the other seats' hands passed round."""
-    out = copy.deepcopy(state)
-    others = [s for s in range(out.seats) if s != seat]
-    hands = [out.hands[s] for s in others]
-    for s, h in zip(others, hands[1:] + hands[:1], strict=True):
-        out.hands[s] = h
-    out.deck.reverse()
-    return out
 
 
 @pytest.mark.parametrize("level", LEVELS)
