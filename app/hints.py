@@ -15,6 +15,7 @@ twice, whichever process it reaches.
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections import OrderedDict
 from typing import Any
@@ -42,6 +43,7 @@ class Hints:
         self.pool = pool
         self.think_seconds = think_seconds
         self._given: OrderedDict[tuple[int, int, int], dict[str, Any]] = OrderedDict()
+        self._searching: dict[tuple[int, int, int], asyncio.Future[dict[str, Any]]] = {}
         self.given = 0
 
     async def ask(self, live: LiveTable, player: PlayerInfo) -> dict[str, Any]:
@@ -51,7 +53,13 @@ class Hints:
         key = (live.id, seat, seq)
         answer = self._given.get(key)
         if answer is None:
-            answer = await self._search(live, seat, seq)
+            # Asks at once for one decision share one search: a seat pressing many times never
+            # holds more than one place in the bots' queue, which every table's bots share.
+            searching = self._searching.get(key)
+            if searching is None:
+                searching = self._searching[key] = asyncio.ensure_future(self._search(live, seat, seq))
+                searching.add_done_callback(lambda _: self._searching.pop(key, None))
+            answer = await asyncio.shield(searching)
             self._given[key] = answer
             while len(self._given) > REMEMBERED:
                 self._given.popitem(last=False)

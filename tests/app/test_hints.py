@@ -114,3 +114,16 @@ def test_a_hint_before_the_game_begins_is_refused(c: Any) -> None:
 def test_hints_must_be_said_yes_or_no_when_founding(c: Any) -> None:
     r = c.post("/api/tables", json={"game": "london", "name": "Ada", "hints": "yes"})
     assert r.status_code == 422, r.text
+
+
+def test_many_asks_at_once_for_one_decision_take_one_place_in_the_bots_queue(c: Any) -> None:
+    from concurrent.futures import ThreadPoolExecutor
+
+    table = london(c, hints=True)
+    seat, token, _ = awaited(c, table)
+    with ThreadPoolExecutor(6) as pool:
+        answers = list(pool.map(lambda _: c.post(f"/api/seats/{token}/hint"), range(6)))
+    assert [r.status_code for r in answers] == [200] * 6
+    assert len({str(r.json()["moves"]) for r in answers}) == 1
+    assert c.app.state.parlour.bot_pool.decided["hint"] == 1  # one search, however many asked
+    assert c.get(f"/api/tables/{table['code']}").json()["hints"]["asked"] == {str(seat): 1}
