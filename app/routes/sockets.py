@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 
 import orjson
@@ -25,6 +26,7 @@ from app.wire import public_summary
 log = logging.getLogger("parlour.ws")
 SEAT_PATH = "/ws/seats/"
 WATCH_PATH = "/ws/watch/"
+TRY_AGAIN_LATER = 1013  # RFC 6455's close code for a server that cannot serve for now
 
 
 class SocketEndpoint:
@@ -57,23 +59,40 @@ async def refuse(receive: Receive, send: Send, code: int, reason: str) -> None:
 
 
 async def connect(scope: Scope, receive: Receive, send: Send, parlour: Parlour) -> None:
+    try:
+        found = await find_connection(scope, receive, send, parlour)
+    except Exception as exc:
+        if not database_unavailable(exc):
+            raise
+        # Finding the seat or table needs the database: without it the handshake would end in
+        # a 500, so the page is told to come back instead.
+        await refuse(receive, send, TRY_AGAIN_LATER, "database unavailable")
+        return
+    if found is not None:
+        live, player, client = found
+        await serve(scope, receive, send, parlour, live, player, client)
+
+
+async def find_connection(scope: Scope, receive: Receive, send: Send,
+                          parlour: Parlour) -> tuple[LiveTable, PlayerInfo | None, str] | None:
+    """The table and seat (None for a spectator) a socket is for, once admitted; None once refused."""
     path: str = scope["path"]
     client = scope["client"][0] if scope.get("client") else "unknown"
     if not origin_allowed(scope, parlour.settings.public_url):
         await refuse(receive, send, 4403, "origin not allowed")
-        return
+        return None
     if path.startswith(SEAT_PATH):
         found = await parlour.seat(path[len(SEAT_PATH):], client)
         if found is None:
             await refuse(receive, send, 4404, "unknown seat")
-            return
+            return None
         live, player = found
         if player.bot is not None and not player.is_bot:  # back: the seat is theirs again
             await parlour.bots.reclaim(player.token_hash)
             found = await parlour.seat(path[len(SEAT_PATH):])
             if found is None:
                 await refuse(receive, send, 4404, "unknown seat")
-                return
+                return None
             live, player = found
     else:
         try:
@@ -81,13 +100,13 @@ async def connect(scope: Scope, receive: Receive, send: Send, parlour: Parlour) 
         except ApiError as err:
             await refuse(receive, send, 4429 if err.status == 429 else 4404,
                          "too many unknown codes" if err.status == 429 else "unknown table")
-            return
+            return None
     try:
         parlour.hub.admit(live.id, player.id if player else None, client)
     except ApiError as err:
         await refuse(receive, send, 4429, err.error.replace("_", " "))
-        return
-    await serve(scope, receive, send, parlour, live, player, client)
+        return None
+    return live, player, client
 
 
 async def serve(scope: Scope, receive: Receive, send: Send, parlour: Parlour, live: LiveTable,
@@ -131,6 +150,13 @@ async def serve(scope: Scope, receive: Receive, send: Send, parlour: Parlour, li
             await handle(raw, conn, parlour, current, me)
     except OSError:  # the peer went away mid-send
         pass
+    except Exception as exc:
+        if not database_unavailable(exc):
+            raise
+        # Reading the table or its chat found the database away: a close code the page retries
+        # on, never a cut connection (which a client sees as a protocol error).
+        with contextlib.suppress(OSError, RuntimeError):
+            await send({"type": "websocket.close", "code": TRY_AGAIN_LATER, "reason": "database unavailable"})
     finally:
         hub.leave(conn)
         hub.serving.discard(task)

@@ -101,6 +101,18 @@ async def socket_answer(ws: Any, timeout: float = 15) -> str:
         return "closed"
 
 
+async def fresh_socket_close(url: str) -> str:
+    """How a socket opened now ends: its close code and reason, or what cut it."""
+    try:
+        async with websockets.connect(url, open_timeout=5, close_timeout=5) as ws:
+            while True:
+                await asyncio.wait_for(ws.recv(), 10)
+    except ConnectionClosed as closed:
+        return f"{closed.rcvd.code} {closed.rcvd.reason}" if closed.rcvd else "cut"
+    except (InvalidHandshake, OSError, TimeoutError) as exc:
+        return type(exc).__name__
+
+
 def try_move(client: httpx.Client, base: str, table: dict[str, Any]) -> httpx.Response:
     """The awaited seat's first legal move, as of what a survivor last showed (one read, one post)."""
     token, seq = awaited_token(client, table)
@@ -125,6 +137,7 @@ def test_postgres_restarted_under_running_servers_answers_503_then_plays_on_by_i
     print("database restart:", {k: (round(v, 2) if isinstance(v, float) else v) for k, v in figures.items()})
     assert figures["answers_in_outage"] and set(figures["answers_in_outage"]) == {503}, figures["answers_in_outage"]
     assert figures["retry_after_missing"] == 0
+    assert figures["fresh_sockets_closed"] == ["1013 database unavailable"] * 2, figures["fresh_sockets_closed"]
     assert figures["socket_told"].startswith(("not_stored", "database_unavailable")), figures["socket_told"]
     assert figures["move_after_up"] < RECOVERY_BOUND
     assert figures["seen_on_b_after_up"] < RECOVERY_BOUND
@@ -146,6 +159,7 @@ async def outage(pg: RestartablePostgres, a: ServerProcess, b: ServerProcess, t:
     answers: list[int] = []
     missing = 0
     seat_socket = await websockets.connect(f"ws://{a.address}/ws/seats/{token}", open_timeout=5)
+    await seat_socket.recv()  # the socket has joined its table before the database goes away
     await asyncio.to_thread(pg.halt)
     down_until = time.monotonic() + OUTAGE
     # The awaited seat's page plays its move while the database is away: told so, nothing stored.
@@ -155,6 +169,10 @@ async def outage(pg: RestartablePostgres, a: ServerProcess, b: ServerProcess, t:
     # machine this busy (seen once under a parallel browser suite), which proves nothing here.
     with contextlib.suppress(ConnectionClosed):
         await seat_socket.close()
+    # A page opening its socket meanwhile (a seat's on one process, a spectator's on the other)
+    # is told to come back later, never cut off or answered 500.
+    figures["fresh_sockets_closed"] = [await fresh_socket_close(f"ws://{a.address}/ws/seats/{token}"),
+                                       await fresh_socket_close(f"ws://{b.address}/ws/watch/{t['code']}")]
     async with httpx.AsyncClient(timeout=10) as ac:
         # What a seat's page would send meanwhile: moves (through both processes), a ready probe.
         while time.monotonic() < down_until:
