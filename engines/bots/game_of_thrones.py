@@ -89,7 +89,7 @@ def stand_in_orders(state: Any, seat: int, placed: dict[str, str]) -> dict[str, 
 def march_may_end_after(engine: Engine, state: Any, seat: int, staged: list[list[str]], move: Move) -> bool:
     """Whether the march could end (supply holding) with ``move`` staged after ``staged``."""
     origin = state.decisions.top.data["from"]
-    changes, _ = M.march_plan(engine, state, seat, origin, [*staged, [move["unit"], move["to"]]])  # type: ignore[arg-type]
+    changes, _ = M.march_plan(state, seat, origin, [*staged, [move["unit"], move["to"]]])
     return R.supply_ok(state, seat, changes)
 
 
@@ -243,7 +243,7 @@ def march_pick(engine: Engine, state: Any, seat: int, moves: list[Move]) -> Move
     origin, staged = top.data["from"], top.data["staged"]
     order = state.orders.get(origin)
     modifier = ORDERS[order.token].modifier if order is not None else 0
-    _, attack = M.march_plan(engine, state, seat, origin, staged)  # type: ignore[arg-type]
+    _, attack = M.march_plan(state, seat, origin, staged)
     entered = {to for _, to in staged}
     guard = capital_guard(state, seat, origin, staged)
     best, best_value = None, 0.0

@@ -67,7 +67,7 @@ def consolidate_pick(engine: Engine, state: Any, seat: int, moves: list[Move]) -
     if not moves:
         return None
     musters = [m for m in moves if m["type"] == "muster" and CP.muster_options(
-        engine, state, seat, m["area"], BOARD.areas[m["area"]].mustering_points)]  # type: ignore[arg-type]
+        state, seat, m["area"], BOARD.areas[m["area"]].mustering_points)]
     if musters:
         return max(musters, key=lambda m: BOARD.areas[m["area"]].mustering_points)
     return max(moves, key=lambda m: BOARD.areas[m["area"]].crowns)

@@ -1,28 +1,27 @@
-"""A combat from the march that starts it to its end: the call for support, the house cards
+"""A combat from the march that starts it to its winner: the call for support, the house cards
 chosen in secret and revealed together, their windows, the Valyrian Steel Blade, each side's
-strength by part, the winner, and the end (the attacker moves in, cards to the discard pile).
-Attacks on a neutral force are settled here too. Casualties and retreats are in ``retreats.py``,
-the card texts in ``house_cards.py``."""
+strength by part, the winner and the casualties it inflicts. Attacks on a neutral force are
+settled here too. Casualties and retreats are in ``retreats.py``, the end of a combat (the
+attacker moves in or goes back, cards to the discard pile) in ``combat_end.py``, what the card
+texts add in ``house_cards.py`` and the texts that ask their owner, once chosen, in
+``abilities.py``."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from engines.base import Move
+from engines.game_of_thrones import combat_end as E
 from engines.game_of_thrones import house_cards as H
 from engines.game_of_thrones import retreats as RT
 from engines.game_of_thrones import rules as R
 from engines.game_of_thrones import units as U
 from engines.game_of_thrones.components import BOARD, HOUSE_CARDS, ORDERS
-from engines.game_of_thrones.shared import Auto, Doer, Mover, area_name, kinds_text
-from engines.game_of_thrones.state import Combat, GameState, PlacedOrder
+from engines.game_of_thrones.shared import area_name, kinds_text
+from engines.game_of_thrones.state import Combat, GameState
+from engines.game_of_thrones.table import Auto, Doer, Mover, make
 from engines.kit import Commitments, Decision, Log, counted
 
-if TYPE_CHECKING:
-    from engines.game_of_thrones.engine import GameOfThrones
 
-
-def start_combat(eng: GameOfThrones, state: GameState, seat: int, origin: str, area: str, army: list[str], token: str,
+def start_combat(state: GameState, seat: int, origin: str, area: str, army: list[str], token: str,
                   log: Log) -> None:
     defender = state.owner.get(area)
     if defender is None and area not in state.neutral:
@@ -39,10 +38,10 @@ def start_combat(eng: GameOfThrones, state: GameState, seat: int, origin: str, a
     seats = {state.orders[a].seat for a in areas}
     c.to_ask = [s for s in state.tracks["iron_throne"] if s in seats]
     state.decisions.push(Decision("combat", []))
-    combat_next(eng, state, log)
+    combat_next(state, log)
 
 
-def combat_next(eng: GameOfThrones, state: GameState, log: Log) -> None:
+def combat_next(state: GameState, log: Log) -> None:
     """Push the next decision of the combat, or finish it."""
     c = state.combat
     assert c is not None
@@ -50,7 +49,7 @@ def combat_next(eng: GameOfThrones, state: GameState, log: Log) -> None:
         state.decisions.push(Decision("support", [c.to_ask[0]]))
         return
     if c.defender is None:
-        neutral_outcome(eng, state, log)
+        neutral_outcome(state, log)
         return
     if c.step == "support":
         c.step = "cards"
@@ -60,16 +59,16 @@ def combat_next(eng: GameOfThrones, state: GameState, log: Log) -> None:
         return
 
 
-def moves_support(eng: GameOfThrones, state: GameState, seat: int, top: Decision | None) -> list[Move]:
+def moves_support(state: GameState, seat: int, top: Decision | None) -> list[Move]:
     """Call for support: back the attacker, the defender, or nobody (a neutral force gets no
     support)."""
     c = state.combat
     assert c is not None
     sides = ["attacker", "none"] if c.defender is None else ["attacker", "defender", "none"]
-    return [eng.MOVES.make("support", side=s) for s in sides]
+    return [make("support", side=s) for s in sides]
 
 
-def do_support(eng: GameOfThrones, state: GameState, seat: int, move: Move, top: Decision | None, log: Log) -> None:
+def do_support(state: GameState, seat: int, move: Move, top: Decision | None, log: Log) -> None:
     c = state.combat
     assert c is not None
     state.decisions.pop()
@@ -83,10 +82,10 @@ def do_support(eng: GameOfThrones, state: GameState, seat: int, move: Move, top:
     else:
         backed = c.attacker if side == "attacker" else c.defender
         log.say("{0} supports {1}", seat, backed if backed is not None else c.attacker)
-    combat_next(eng, state, log)
+    combat_next(state, log)
 
 
-def support_strength(eng: GameOfThrones, state: GameState, c: Combat, side: str, seat_card: dict[int, str]) -> int:
+def support_strength(state: GameState, c: Combat, side: str, seat_card: dict[int, str]) -> int:
     total = 0
     castle = BOARD.areas[c.area].castle
     for area, chosen in c.supporters.items():
@@ -95,53 +94,41 @@ def support_strength(eng: GameOfThrones, state: GameState, c: Combat, side: str,
         order = state.orders[area]
         total += ORDERS[order.token].modifier
         for u in state.units.get(area, []):
-            total += H.unit_value(eng, state, c, order.seat, u.kind, u.routed, side == "attacker" and castle,
+            total += H.unit_value(state, c, order.seat, u.kind, u.routed, side == "attacker" and castle,
                                       side, seat_card, supporting=True)
     return total
 
 
-def is_supported(eng: GameOfThrones, state: GameState, c: Combat, seat: int) -> bool:
-    side = "attacker" if seat == c.attacker else "defender"
-    return any(v == side and a in state.orders for a, v in c.supporters.items())
-
-
-def neutral_outcome(eng: GameOfThrones, state: GameState, log: Log) -> None:
+def neutral_outcome(state: GameState, log: Log) -> None:
     """Rules §2.2: a neutral force falls when the attacking units' strength, the march
     modifier and the support given reach its value; no house cards, no Blade."""
     c = state.combat
     assert c is not None
     castle = BOARD.areas[c.area].castle
     total = sum(R.unit_strength(k, attacking_castle=castle) for k in c.army)
-    total += ORDERS[c.march].modifier + support_strength(eng, state, c, "attacker", {})
+    total += ORDERS[c.march].modifier + support_strength(state, c, "attacker", {})
     need = state.neutral[c.area]
-    end_combat_decisions(eng, state)
+    E.end_combat_decisions(state)
     if total >= need:
         del state.neutral[c.area]
-        U.enter(eng, state, c.attacker, c.area, c.army, log)
+        U.enter(state, c.attacker, c.area, c.army, log)
         log.say("{0} defeats the neutral force in {a} ({t} against {n}) and marches in", c.attacker,
                 a=area_name(c.area), t=total, n=need)
     else:
         log.say("{0} is too weak for the neutral force in {a} ({t} against {n}): the units stay in {o}",
                 c.attacker, a=area_name(c.area), t=total, n=need, o=area_name(c.origin))
-        if not RT.back_to_origin(eng, state, log, then="neutral"):
+        if not E.back_to_origin(state, log, then="neutral"):
             return
     state.combat = None
 
 
-def end_combat_decisions(eng: GameOfThrones, state: GameState) -> None:
-    while state.decisions.top is not None and state.decisions.top.kind != "combat":
-        state.decisions.pop()
-    if state.decisions.top is not None:
-        state.decisions.pop()
-
-
-def moves_cards(eng: GameOfThrones, state: GameState, seat: int, top: Decision | None) -> list[Move]:
+def moves_cards(state: GameState, seat: int, top: Decision | None) -> list[Move]:
     """Both combatants choose a house card from hand, hidden until both have chosen."""
     exclude = top.data.get("exclude") if top is not None else None
-    return [eng.MOVES.make("card", card=cid) for cid in sorted(state.hands[seat]) if cid != exclude]
+    return [make("card", card=cid) for cid in sorted(state.hands[seat]) if cid != exclude]
 
 
-def do_cards(eng: GameOfThrones, state: GameState, seat: int, move: Move, top: Decision | None, log: Log) -> None:
+def do_cards(state: GameState, seat: int, move: Move, top: Decision | None, log: Log) -> None:
     c = state.combat
     assert c is not None
     c.cards.choose(seat, move["card"], ready=True)
@@ -149,7 +136,7 @@ def do_cards(eng: GameOfThrones, state: GameState, seat: int, move: Move, top: D
             card=HOUSE_CARDS[move["card"]].name)
 
 
-def after_cards(eng: GameOfThrones, state: GameState, log: Log) -> None:
+def after_cards(state: GameState, log: Log) -> None:
     """Both cards are revealed together (or, after Tyrion's cancel, the replacement); then
     the card texts' windows run: cancel, immediately, the Blade, the winner."""
     c = state.combat
@@ -162,15 +149,10 @@ def after_cards(eng: GameOfThrones, state: GameState, log: Log) -> None:
         log.say("{0} reveals {card}", s, card=HOUSE_CARDS[cid].name)
     if c.step == "cards":
         c.step = "cancel"
-    card_windows(eng, state, log)
+    card_windows(state, log)
 
 
-def opponent(eng: GameOfThrones, c: Combat, seat: int) -> int:
-    assert c.defender is not None
-    return c.defender if seat == c.attacker else c.attacker
-
-
-def card_windows(eng: GameOfThrones, state: GameState, log: Log) -> None:
+def card_windows(state: GameState, log: Log) -> None:
     """House card texts by timing (Rules §3.3), the combatants in Iron Throne order: first
     cancel effects (Tyrion), then "immediately" effects (Queen of Thorns, Doran, Mace,
     Aeron), then the Valyrian Steel Blade and the winner."""
@@ -179,7 +161,7 @@ def card_windows(eng: GameOfThrones, state: GameState, log: Log) -> None:
     order = [s for s in state.tracks["iron_throne"] if s in (c.attacker, c.defender)]
     if c.step == "cancel":
         for s in order:
-            if (c.card.get(s) == "tyrion-lannister" and c.card.get(opponent(eng, c, s)) is not None
+            if (c.card.get(s) == "tyrion-lannister" and c.card.get(H.opponent(c, s)) is not None
                     and not c.notes.get("tyrion")):
                 c.notes["tyrion"] = True
                 state.decisions.push(Decision("ability", [s], {"card": "tyrion-lannister"}))
@@ -193,17 +175,17 @@ def card_windows(eng: GameOfThrones, state: GameState, log: Log) -> None:
                 continue
             done.append(cid)
             if cid == "mace-tyrell":
-                H.mace_tyrell(eng, state, s, log)
+                H.mace_tyrell(state, s, log)
                 continue
-            if H.ability_moves(eng, state, s, cid):
+            if H.ability_moves(state, s, cid):
                 state.decisions.push(Decision("ability", [s], {"card": cid}))
                 return
             log.say("{card}: {0} has nothing to do", s, card=HOUSE_CARDS[cid].name)
         c.step = "blade"
-        offer_blade(eng, state, log)
+        offer_blade(state, log)
 
 
-def offer_blade(eng: GameOfThrones, state: GameState, log: Log) -> None:
+def offer_blade(state: GameState, log: Log) -> None:
     """The Valyrian Steel Blade: its holder, when a combatant, may add +1 once a round."""
     c = state.combat
     assert c is not None
@@ -211,14 +193,14 @@ def offer_blade(eng: GameOfThrones, state: GameState, log: Log) -> None:
     if not state.blade_used and holder in (c.attacker, c.defender):
         state.decisions.push(Decision("blade", [holder]))
         return
-    resolve_combat(eng, state, log)
+    resolve_combat(state, log)
 
 
-def moves_blade(eng: GameOfThrones, state: GameState, seat: int, top: Decision | None) -> list[Move]:
-    return [eng.MOVES.make("blade", use=True), eng.MOVES.make("blade", use=False)]
+def moves_blade(state: GameState, seat: int, top: Decision | None) -> list[Move]:
+    return [make("blade", use=True), make("blade", use=False)]
 
 
-def do_blade(eng: GameOfThrones, state: GameState, seat: int, move: Move, top: Decision | None, log: Log) -> None:
+def do_blade(state: GameState, seat: int, move: Move, top: Decision | None, log: Log) -> None:
     c = state.combat
     assert c is not None
     state.decisions.pop()
@@ -226,18 +208,18 @@ def do_blade(eng: GameOfThrones, state: GameState, seat: int, move: Move, top: D
         c.blade = True
         state.blade_used = True
         log.say("{0} uses the Valyrian Steel Blade (+1)", seat)
-    resolve_combat(eng, state, log)
+    resolve_combat(state, log)
 
 
-def combat_totals(eng: GameOfThrones, state: GameState) -> dict[int, int]:
+def combat_totals(state: GameState) -> dict[int, int]:
     """Final combat strength of both sides (Rules §3.2–3.5)."""
     c = state.combat
     assert c is not None and c.defender is not None
-    parts = combat_breakdown(eng, state, final=True)
+    parts = combat_breakdown(state, final=True)
     return {c.attacker: int(parts["attacker"]["total"] or 0), c.defender: int(parts["defender"]["total"] or 0)}
 
 
-def combat_breakdown(eng: GameOfThrones, state: GameState, *, final: bool = False) -> dict[str, dict[str, int | None]]:
+def combat_breakdown(state: GameState, *, final: bool = False) -> dict[str, dict[str, int | None]]:
     """Each side's strength by part, as far as it is known now (a part not known yet is
     None; ``final`` counts everything, at the winner's step): the units (with the house
     cards' unit texts once revealed), the March or Defense order, the garrison, the support
@@ -247,9 +229,9 @@ def combat_breakdown(eng: GameOfThrones, state: GameState, *, final: bool = Fals
     assert c is not None
     castle = BOARD.areas[c.area].castle
     att: dict[str, int | None] = {
-        "units": sum(H.unit_value(eng, state, c, c.attacker, k, False, castle, "attacker", c.card) for k in c.army),
+        "units": sum(H.unit_value(state, c, c.attacker, k, False, castle, "attacker", c.card) for k in c.army),
         "order": ORDERS[c.march].modifier,
-        "support": support_strength(eng, state, c, "attacker", c.card),
+        "support": support_strength(state, c, "attacker", c.card),
     }
     if c.defender is None:
         att["total"] = sum(v or 0 for v in att.values())
@@ -261,12 +243,12 @@ def combat_breakdown(eng: GameOfThrones, state: GameState, *, final: bool = Fals
     if defense is not None and defense.seat == dfn_seat and ORDERS[defense.token].kind == "defense":
         bonus = ORDERS[defense.token].modifier * (2 if c.card.get(dfn_seat) == "catelyn-stark" else 1)
     dfn: dict[str, int | None] = {
-        "units": sum(H.unit_value(eng, state, c, dfn_seat, u.kind, u.routed, False, "defender", c.card)
+        "units": sum(H.unit_value(state, c, dfn_seat, u.kind, u.routed, False, "defender", c.card)
                      for u in state.units.get(c.area, [])),
         "order": bonus,
         "garrison": state.garrisons[c.area] if state.homes.get(c.area) == dfn_seat and c.area in state.garrisons
         else 0,
-        "support": support_strength(eng, state, c, "defender", c.card),
+        "support": support_strength(state, c, "defender", c.card),
     }
     top = state.decisions.top
     choosing = top is not None and top.kind == "cards"
@@ -274,18 +256,18 @@ def combat_breakdown(eng: GameOfThrones, state: GameState, *, final: bool = Fals
     blade_known = final or c.blade or c.winner is not None
     holder = state.tracks["fiefdoms"][0]
     for seat, other, parts in ((c.attacker, dfn_seat, att), (dfn_seat, c.attacker, dfn)):
-        parts["card"] = H.card_strength(eng, state, c, seat, other) if cards_known else None
+        parts["card"] = H.card_strength(state, c, seat, other) if cards_known else None
         parts["blade"] = (1 if c.blade and seat == holder else 0) if blade_known else None
         parts["total"] = sum(v or 0 for v in parts.values())
     return {"attacker": att, "defender": dfn}
 
 
-def resolve_combat(eng: GameOfThrones, state: GameState, log: Log) -> None:
+def resolve_combat(state: GameState, log: Log) -> None:
     """Rules §3.5–3.6: the higher total wins; a tie goes to the combatant higher on the
     Fiefdoms track. The loser takes casualties: the winner's swords less its fortifications."""
     c = state.combat
     assert c is not None and c.defender is not None
-    totals = combat_totals(eng, state)
+    totals = combat_totals(state)
     c.strength = totals
     att, dfn = c.attacker, c.defender
     if totals[att] != totals[dfn]:
@@ -296,12 +278,12 @@ def resolve_combat(eng: GameOfThrones, state: GameState, log: Log) -> None:
     loser = dfn if winner == att else att
     c.winner, c.loser = winner, loser
     log.say("{0} {a} against {1} {d}: {2} wins", att, dfn, winner, a=totals[att], d=totals[dfn])
-    after_winner(eng, state, log)
+    after_winner(state, log)
     c.step = "after_winner"
-    after_winner_window(eng, state, log)
+    after_winner_window(state, log)
 
 
-def after_winner(eng: GameOfThrones, state: GameState, log: Log) -> None:
+def after_winner(state: GameState, log: Log) -> None:
     """House cards that act once the winner is known and ask nothing (Tywin, Roose)."""
     c = state.combat
     assert c is not None and c.winner is not None and c.loser is not None
@@ -312,7 +294,7 @@ def after_winner(eng: GameOfThrones, state: GameState, log: Log) -> None:
         c.notes["roose"] = True
 
 
-def after_winner_window(eng: GameOfThrones, state: GameState, log: Log) -> None:
+def after_winner_window(state: GameState, log: Log) -> None:
     """The winner's card texts that ask (Renly Baratheon, Cersei Lannister), then the
     casualties: the winner's swords less the loser's fortifications."""
     c = state.combat
@@ -320,61 +302,20 @@ def after_winner_window(eng: GameOfThrones, state: GameState, log: Log) -> None:
     cid = c.card.get(c.winner)
     if cid in ("renly-baratheon", "cersei-lannister") and not c.notes.get("after_winner"):
         c.notes["after_winner"] = True
-        if H.ability_moves(eng, state, c.winner, cid):
+        if H.ability_moves(state, c.winner, cid):
             state.decisions.push(Decision("ability", [c.winner], {"card": cid}))
             return
         log.say("{card}: {0} has nothing to do", c.winner, card=HOUSE_CARDS[cid].name)
-    swords, _ = H.icons(eng, state, c.winner)
-    _, forts = H.icons(eng, state, c.loser)
+    swords, _ = H.icons(state, c.winner)
+    _, forts = H.icons(state, c.loser)
     c.casualties = max(0, swords - forts)
     if c.card.get(c.loser) == "the-blackfish":
         c.casualties = 0
     c.step = "casualties"
-    RT.casualties_next(eng, state, log)
+    RT.casualties_next(state, log)
 
 
-def finish_combat(eng: GameOfThrones, state: GameState, log: Log) -> None:
-    """Rules §3.8: the winning attacker moves in (an enemy Power token there is discarded, a
-    defeated home garrison removed, the loser's ships in the port destroyed); house cards go
-    to the discard pile and a house with an empty hand takes its discards back."""
-    c = state.combat
-    assert c is not None and c.winner is not None
-    arianne = c.winner == c.attacker and c.card.get(c.defender or 0) == "arianne-martell"
-    if arianne and c.army:
-        # Arianne Martell: the defender lost, but the attackers may not enter
-        if RT.back_to_origin(eng, state, log, then="arianne"):
-            RT.after_return(eng, state, "arianne", log)
-        return
-    if c.winner == c.attacker and c.army:
-        if c.area in state.owner and state.owner[c.area] != c.attacker:
-            raise AssertionError("the embattled area is still held")
-        U.enter(eng, state, c.attacker, c.area, c.army, log)
-        state.garrisons.pop(c.area, None)
-        log.say("{0} takes {a}", c.attacker, a=area_name(c.area))
-        if c.card.get(c.attacker) == "ser-loras-tyrell":
-            # Ser Loras: the march order moves into the conquered area, to be resolved again
-            state.orders[c.area] = PlacedOrder(c.attacker, c.march)
-            log.say("Ser Loras Tyrell: {0}'s march order moves into {a}", c.attacker, a=area_name(c.area))
-    for seat, cid in sorted(c.card.items()):
-        state.discards[seat].append(cid)
-        if seat == c.loser and c.notes.get("roose"):
-            state.hands[seat].extend(state.discards[seat])
-            state.discards[seat] = []
-            log.say("Roose Bolton: {0} takes back every discarded house card", seat)
-        if not state.hands[seat]:
-            keep = [x for x in state.discards[seat] if x != cid]
-            state.hands[seat] = sorted(keep)
-            state.discards[seat] = [cid]
-            log.say("{0} takes back its house cards", seat)
-    state.combat = None
-    end_combat_decisions(eng, state)
-    for seat, cid in sorted(c.card.items()):
-        other = opponent(eng, c, seat)
-        if cid == "patchface" and state.hands[other]:
-            state.decisions.push(Decision("ability", [seat], {"card": "patchface", "victim": other}))
-
-
-def auto_combat(eng: GameOfThrones, state: GameState, top: Decision, log: Log) -> bool:
+def auto_combat(state: GameState, top: Decision, log: Log) -> bool:
     raise AssertionError("a combat is always waiting on one of its steps")
 
 

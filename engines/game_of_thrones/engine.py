@@ -5,9 +5,10 @@ The flow is a stack of decisions (``state.decisions``): a march inside the actio
 combat inside a march, a retreat inside a combat. ``_advance`` runs everything that needs no
 decision and stops at the next one. Each decision kind has its moves, its effect and maybe an
 automatic end in the module of its phase (``planning``, ``marches``, ``combat``, ``retreats``,
-``house_cards``, ``consolidate``, ``units``, ``westeros``, ``wildlings``), gathered in the tables
-at the end of this file; the rules themselves (control, supply, movement, strength …) are in
-``rules.py``, refusals in ``refusals.py``, views and prompts in ``views.py``.
+``abilities``, ``consolidate``, ``units``, ``bidding``, ``westeros``, ``wildlings``), gathered in
+``kinds.py``; the rules themselves (control, supply, movement, strength …) are in ``rules.py``,
+refusals in ``refusals.py``, views and prompts in ``views.py``. This module is the top of the
+package: nothing in it imports it.
 
 >>> from engines.game_of_thrones import ENGINE
 >>> state = ENGINE.new_game(3, seed=7, options={})
@@ -23,17 +24,14 @@ from typing import Any
 
 from engines.base import Event, IllegalMove, Move, Result, View
 from engines.game_of_thrones import combat as C
-from engines.game_of_thrones import consolidate as CP
-from engines.game_of_thrones import house_cards as H
-from engines.game_of_thrones import marches as M
+from engines.game_of_thrones import kinds as K
 from engines.game_of_thrones import planning as P
 from engines.game_of_thrones import refusals as X
-from engines.game_of_thrones import retreats as RT
 from engines.game_of_thrones import rules as R
+from engines.game_of_thrones import table as T
 from engines.game_of_thrones import units as U
 from engines.game_of_thrones import views as V
 from engines.game_of_thrones import westeros as W
-from engines.game_of_thrones import wildlings as WL
 from engines.game_of_thrones.components import (
     HOUSES,
     LAND,
@@ -49,7 +47,8 @@ from engines.game_of_thrones.components import (
     WILDLING_CARDS,
     static_data,
 )
-from engines.game_of_thrones.shared import RULE_TURN, Auto, Doer, Mover, area_name, house_name
+from engines.game_of_thrones.kinds import AUTO_BY_KIND, DO_BY_KIND
+from engines.game_of_thrones.shared import RULE_TURN, area_name, house_name
 from engines.game_of_thrones.state import (
     ACTION,
     CONSOLIDATE,
@@ -62,7 +61,7 @@ from engines.game_of_thrones.state import (
     PlacedOrder,
     Unit,
 )
-from engines.kit import BOOL, INT, STR, Commitments, Decision, KitEngine, Log, MoveSchema, MoveSpec, Rng, counted
+from engines.kit import Decision, KitEngine, Log, Rng, counted
 
 
 class GameOfThrones(KitEngine[GameState]):
@@ -73,36 +72,7 @@ class GameOfThrones(KitEngine[GameState]):
     max_seats = 6
     diplomacy = True  # the site offers private chats between houses (off unless a game says so)
     State = GameState
-    MOVES = MoveSchema(
-        MoveSpec("order", area=STR, order=STR),
-        MoveSpec("unorder", area=STR),
-        MoveSpec("ready"),
-        MoveSpec("raven_swap", area=STR, order=STR),
-        MoveSpec("raven_look"),
-        MoveSpec("raven_pass"),
-        MoveSpec("wildling", bury=BOOL),
-        MoveSpec("raid", area=STR, target=STR),
-        MoveSpec("march", area=STR),
-        MoveSpec("move", unit=STR, to=STR),
-        MoveSpec("undo"),
-        MoveSpec("end_march", power=BOOL),
-        MoveSpec("support", side=STR),
-        MoveSpec("card", card=STR),
-        MoveSpec("blade", use=BOOL),
-        MoveSpec("casualty", unit=STR),
-        MoveSpec("retreat", to=STR),
-        MoveSpec("consolidate", area=STR),
-        MoveSpec("muster", area=STR),
-        MoveSpec("recruit", unit=STR, to=STR),
-        MoveSpec("end_muster"),
-        MoveSpec("ability", choice=STR),
-        MoveSpec("replace", ships=INT),
-        MoveSpec("bid", power=INT),
-        MoveSpec("rank", house=STR),
-        MoveSpec("destroy", area=STR, unit=STR),
-        MoveSpec("choose", option=STR),
-        game="A Game of Thrones",
-    )
+    MOVES = T.MOVES
 
     # -- setup ----------------------------------------------------------------------------------
     def setup(self, seats: int, seed: int, options: Mapping[str, Any], version: int) -> GameState:
@@ -143,26 +113,10 @@ class GameOfThrones(KitEngine[GameState]):
 
     # -- the protocol ---------------------------------------------------------------------------
     def awaited(self, state: GameState) -> frozenset[int]:
-        if state.phase == OVER:
-            return frozenset()
-        if state.decisions.top is not None:
-            top = state.decisions.top
-            if top.kind == "cards" and state.combat is not None:
-                return state.combat.cards.awaited()
-            if top.kind == "bid":
-                return state.bids.awaited()
-            return state.decisions.awaited()
-        if state.phase == PLANNING:
-            return state.planning.awaited()
-        return frozenset()
+        return K.awaited(state)
 
     def legal_moves(self, state: GameState, seat: int) -> list[Move]:
-        if seat not in self.awaited(state):
-            return []
-        top = state.decisions.top
-        if top is None:
-            return P.moves_orders(self, state, seat, None)
-        return MOVES_BY_KIND[top.kind](self, state, seat, top)
+        return K.legal_moves(state, seat)
 
     def refusal(self, state: GameState, seat: int, move: Move) -> IllegalMove | None:
         if seat not in self.awaited(state):
@@ -170,15 +124,15 @@ class GameOfThrones(KitEngine[GameState]):
                                "turn to decide.", rule=RULE_TURN, code="not_your_turn")
         if move in self.legal_moves(state, seat):
             return None
-        return X.explain(self, state, seat, move)
+        return X.explain(state, seat, move)
 
     def apply(self, state: GameState, seat: int, move: Move) -> list[Event]:
         log = Log()
         top = state.decisions.top
         if top is None:
-            P.do_orders(self, state, seat, move, None, log)
+            P.do_orders(state, seat, move, None, log)
         else:
-            DO_BY_KIND[top.kind](self, state, seat, move, top, log)
+            DO_BY_KIND[top.kind](state, seat, move, top, log)
         state.moves_played += 1
         self._advance(state, log)
         return log.events
@@ -210,19 +164,9 @@ class GameOfThrones(KitEngine[GameState]):
         log.say("Round {r} begins", r=state.round)
         state.restricted = []
         if state.round > 1:
-            W.start(self, state, log)
+            W.start(state, log)
             return
-        self._begin_planning(state, log)
-
-    def _begin_planning(self, state: GameState, log: Log) -> None:
-        """Planning: every house holding units places its orders, hidden and at once."""
-        state.phase = PLANNING
-        state.step = ""
-        state.orders = {}
-        asked = [s for s in range(state.seats) if R.order_areas(state, s)]
-        state.planning = Commitments.ask(asked)
-        for s in asked:
-            state.planning.choices[s] = {}
+        P.begin_planning(state)
 
     def _advance(self, state: GameState, log: Log) -> None:
         """Run what needs no decision until a decision is due or the game is over."""
@@ -232,13 +176,13 @@ class GameOfThrones(KitEngine[GameState]):
             if self._check_victory(state, log):
                 return
             if state.pending:
-                U.flush_pending(self, state)
+                U.flush_pending(state)
             if state.decisions.top is not None:
                 if self._auto(state, log):
                     continue
                 return
             if state.phase == WESTEROS:
-                W.run_task(self, state, log)
+                W.run_task(state, log)
                 continue
             if state.phase == PLANNING:
                 if state.planning.open and not state.planning.everyone_ready():
@@ -331,18 +275,18 @@ class GameOfThrones(KitEngine[GameState]):
         if top.kind == "cards" and state.combat is not None:
             c = state.combat
             if not c.cards.open or c.cards.everyone_ready():
-                C.after_cards(self, state, log)
+                C.after_cards(state, log)
                 return True
         auto = AUTO_BY_KIND.get(top.kind)
-        return auto is not None and auto(self, state, top, log)
+        return auto is not None and auto(state, top, log)
 
     # -- views ----------------------------------------------------------------------------------
     def view(self, state: GameState, seat: int | None) -> View:
-        return V.view(self, state, seat)
+        return V.view(state, seat)
 
     def views(self, state: GameState, seats: Iterable[int | None],
               legal: Mapping[int, list[Move]] | None = None) -> dict[int | None, View]:
-        return V.views(self, state, seats, legal)
+        return V.views(state, seats, legal)
 
     # -- hidden information -----------------------------------------------------------------------
     def determinize(self, state: GameState, seat: int | None, rng: Rng) -> GameState:
@@ -355,7 +299,7 @@ class GameOfThrones(KitEngine[GameState]):
             for s in list(out.planning.choices):
                 if s == seat:
                     continue
-                out.planning.choices[s] = P.random_kinds(self, out, s, out.planning.choices[s] or {}, rng)
+                out.planning.choices[s] = P.random_kinds(out, s, out.planning.choices[s] or {}, rng)
         c = out.combat
         if c is not None and c.cards.open:
             top = out.decisions.top
@@ -384,13 +328,6 @@ class GameOfThrones(KitEngine[GameState]):
         out.rng = rng.fork()
         return out
 
-
-MOVES_BY_KIND: dict[str, Mover] = {**P.MOVES, **M.MOVES, **U.MOVES, **C.MOVES, **RT.MOVES, **H.MOVES, **CP.MOVES,
-                                   **W.MOVES, **WL.MOVES}
-DO_BY_KIND: dict[str, Doer] = {**P.DO, **M.DO, **U.DO, **C.DO, **RT.DO, **H.DO, **CP.DO, **W.DO, **WL.DO}
-AUTO_BY_KIND: dict[str, Auto] = {**C.AUTO, **CP.AUTO, **W.AUTO, **WL.AUTO}
-"""Every decision kind: its listed moves, its effect, and its automatic end where it may settle
-itself (Planning's orders, which are no decision on the stack, are the planning module's)."""
 
 ENGINE = GameOfThrones()
 

@@ -5,32 +5,29 @@ combat."""
 from __future__ import annotations
 
 from collections import Counter
-from typing import TYPE_CHECKING
 
 from engines.base import Move
 from engines.game_of_thrones import combat as C
 from engines.game_of_thrones import rules as R
 from engines.game_of_thrones import units as U
 from engines.game_of_thrones.components import BOARD, LAND, ORDERS, PORT, RULES
-from engines.game_of_thrones.shared import Doer, Mover, area_name, kinds_text
+from engines.game_of_thrones.shared import area_name, kinds_text
 from engines.game_of_thrones.state import GameState
+from engines.game_of_thrones.table import Doer, Mover, make
 from engines.kit import Decision, Log
 
-if TYPE_CHECKING:
-    from engines.game_of_thrones.engine import GameOfThrones
 
-
-def moves_raid(eng: GameOfThrones, state: GameState, seat: int, top: Decision | None) -> list[Move]:
+def moves_raid(state: GameState, seat: int, top: Decision | None) -> list[Move]:
     """Resolve one of your Raid orders: remove an adjacent enemy order it may raid, or none."""
     out = []
-    for area in my_orders(eng, state, seat, "raid"):
+    for area in my_orders(state, seat, "raid"):
         for target in R.raid_targets(state, seat, area):
-            out.append(eng.MOVES.make("raid", area=area, target=target))
-        out.append(eng.MOVES.make("raid", area=area, target=""))
+            out.append(make("raid", area=area, target=target))
+        out.append(make("raid", area=area, target=""))
     return out
 
 
-def do_raid(eng: GameOfThrones, state: GameState, seat: int, move: Move, top: Decision | None, log: Log) -> None:
+def do_raid(state: GameState, seat: int, move: Move, top: Decision | None, log: Log) -> None:
     state.decisions.pop()
     area, target = move["area"], move["target"]
     del state.orders[area]
@@ -49,26 +46,26 @@ def do_raid(eng: GameOfThrones, state: GameState, seat: int, move: Move, top: De
             log.say("{0} gains a Power token", seat)
 
 
-def my_orders(eng: GameOfThrones, state: GameState, seat: int, kind: str) -> list[str]:
+def my_orders(state: GameState, seat: int, kind: str) -> list[str]:
     return sorted(a for a, o in state.orders.items() if o.seat == seat and ORDERS[o.token].kind == kind)
 
 
-def moves_march(eng: GameOfThrones, state: GameState, seat: int, top: Decision | None) -> list[Move]:
-    return [eng.MOVES.make("march", area=a) for a in my_orders(eng, state, seat, "march")]
+def moves_march(state: GameState, seat: int, top: Decision | None) -> list[Move]:
+    return [make("march", area=a) for a in my_orders(state, seat, "march")]
 
 
-def do_march(eng: GameOfThrones, state: GameState, seat: int, move: Move, top: Decision | None, log: Log) -> None:
+def do_march(state: GameState, seat: int, move: Move, top: Decision | None, log: Log) -> None:
     state.decisions.pop()
     state.decisions.push(Decision("march_moves", [seat], {"from": move["area"], "staged": []}))
 
 
-def movable(eng: GameOfThrones, state: GameState, origin: str, staged: list[list[str]]) -> Counter[str]:
+def movable(state: GameState, origin: str, staged: list[list[str]]) -> Counter[str]:
     left = Counter(u.kind for u in state.units.get(origin, []) if not u.routed)
     left.subtract(Counter(k for k, _ in staged))
     return +left
 
 
-def march_plan(eng: GameOfThrones, state: GameState, seat: int, origin: str,
+def march_plan(state: GameState, seat: int, origin: str,
                 staged: list[list[str]]) -> tuple[dict[str, int], str | None]:
     """Sizes after the staged moves (the attacked area counted as won) and the attacked area."""
     attack = next((to for _, to in staged if R.is_attack(state, seat, to)), None)
@@ -79,14 +76,14 @@ def march_plan(eng: GameOfThrones, state: GameState, seat: int, origin: str,
     return changes, attack
 
 
-def moves_march_moves(eng: GameOfThrones, state: GameState, seat: int, top: Decision | None) -> list[Move]:
+def moves_march_moves(state: GameState, seat: int, top: Decision | None) -> list[Move]:
     """A march step by step: move one unit to an area it may reach (at most one attacked
     area per march), undo the last step, or end the march (supply must hold)."""
     assert top is not None
     origin, staged = top.data["from"], top.data["staged"]
     out = []
-    _, attack = march_plan(eng, state, seat, origin, staged)
-    for kind in sorted(movable(eng, state, origin, staged)):
+    _, attack = march_plan(state, seat, origin, staged)
+    for kind in sorted(movable(state, origin, staged)):
         for to in sorted(R.destinations(state, seat, origin, kind)):
             if attack is not None and to != attack and R.is_attack(state, seat, to):
                 continue
@@ -94,25 +91,25 @@ def moves_march_moves(eng: GameOfThrones, state: GameState, seat: int, top: Deci
                 ships = len(state.units.get(to, [])) + sum(1 for _, t in staged if t == to)
                 if ships >= RULES.port_capacity:
                     continue
-            out.append(eng.MOVES.make("move", unit=kind, to=to))
+            out.append(make("move", unit=kind, to=to))
     if staged:
-        out.append(eng.MOVES.make("undo"))
-    changes, attack = march_plan(eng, state, seat, origin, staged)
+        out.append(make("undo"))
+    changes, attack = march_plan(state, seat, origin, staged)
     if R.supply_ok(state, seat, changes):
-        out.append(eng.MOVES.make("end_march", power=False))
-        if may_leave_power(eng, state, seat, origin, staged):
-            out.append(eng.MOVES.make("end_march", power=True))
+        out.append(make("end_march", power=False))
+        if may_leave_power(state, seat, origin, staged):
+            out.append(make("end_march", power=True))
     return out
 
 
-def may_leave_power(eng: GameOfThrones, state: GameState, seat: int, origin: str, staged: list[list[str]]) -> bool:
+def may_leave_power(state: GameState, seat: int, origin: str, staged: list[list[str]]) -> bool:
     """Rules §2.2: leaving a land area empty, a house may place a Power token from its
     available power there to keep control (not at sea, not needed in its home area)."""
     return (BOARD.areas[origin].kind == LAND and len(staged) == len(state.units.get(origin, []))
             and state.power[seat] > 0 and origin not in state.tokens and state.homes.get(origin) != seat)
 
 
-def do_march_moves(eng: GameOfThrones, state: GameState, seat: int, move: Move, top: Decision | None, log: Log) -> None:
+def do_march_moves(state: GameState, seat: int, move: Move, top: Decision | None, log: Log) -> None:
     assert top is not None
     staged = top.data["staged"]
     if move["type"] == "move":
@@ -123,26 +120,26 @@ def do_march_moves(eng: GameOfThrones, state: GameState, seat: int, move: Move, 
         return
     state.decisions.pop()
     origin = top.data["from"]
-    _, attack = march_plan(eng, state, seat, origin, staged)
+    _, attack = march_plan(state, seat, origin, staged)
     token = state.orders.pop(origin).token
     peaceful = [(k, to) for k, to in staged if to != attack]
     army = [k for k, to in staged if to == attack]
     for kind, _to in staged:
-        U.take_unit(eng, state, origin, kind)
+        U.take_unit(state, origin, kind)
     by_dest: dict[str, list[str]] = {}
     for kind, to in peaceful:
         by_dest.setdefault(to, []).append(kind)
     if not staged:
         log.say("{0} resolves the march in {a} without moving", seat, a=area_name(origin))
     for to, kinds in sorted(by_dest.items()):
-        U.enter(eng, state, seat, to, kinds, log)
+        U.enter(state, seat, to, kinds, log)
         log.say("{0} marches {u} from {a} to {b}", seat, u=kinds_text(kinds), a=area_name(origin), b=area_name(to))
     if move["power"]:
         state.power[seat] -= 1
         state.tokens[origin] = seat
         log.say("{0} leaves a Power token in {a}", seat, a=area_name(origin))
     if attack is not None:
-        C.start_combat(eng, state, seat, origin, attack, army, token, log)
+        C.start_combat(state, seat, origin, attack, army, token, log)
 
 
 MOVES: dict[str, Mover] = {"raid": moves_raid, "march": moves_march, "march_moves": moves_march_moves}

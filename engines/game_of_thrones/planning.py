@@ -1,39 +1,48 @@
-"""Planning: orders placed hidden and at once (one by one, changed until the house is ready),
-their reveal's Messenger Raven (swap an order, or look at the top wildling card and keep or bury
-it), and the kinds ``determinize`` draws for other houses' face-down orders."""
+"""Planning: the phase begun, orders placed hidden and at once (one by one, changed until the
+house is ready), their reveal's Messenger Raven (swap an order, or look at the top wildling card
+and keep or bury it), and the kinds ``determinize`` draws for other houses' face-down orders."""
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Mapping
 from itertools import islice
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from engines.base import Move
 from engines.game_of_thrones import rules as R
 from engines.game_of_thrones.components import ORDERS, WILDLING_CARDS
-from engines.game_of_thrones.shared import Doer, Mover, area_name
-from engines.game_of_thrones.state import GameState, PlacedOrder
-from engines.kit import Decision, Log, Rng
-
-if TYPE_CHECKING:
-    from engines.game_of_thrones.engine import GameOfThrones
+from engines.game_of_thrones.shared import area_name
+from engines.game_of_thrones.state import PLANNING, GameState, PlacedOrder
+from engines.game_of_thrones.table import Doer, Mover, make
+from engines.kit import Commitments, Decision, Log, Rng
 
 
-def placed_orders(eng: GameOfThrones, state: GameState, seat: int) -> dict[str, str]:
+def begin_planning(state: GameState) -> None:
+    """Planning: every house holding units places its orders, hidden and at once."""
+    state.phase = PLANNING
+    state.step = ""
+    state.orders = {}
+    asked = [s for s in range(state.seats) if R.order_areas(state, s)]
+    state.planning = Commitments.ask(asked)
+    for s in asked:
+        state.planning.choices[s] = {}
+
+
+def placed_orders(state: GameState, seat: int) -> dict[str, str]:
     return dict(state.planning.choices.get(seat) or {})
 
 
-def moves_orders(eng: GameOfThrones, state: GameState, seat: int, top: Decision | None) -> list[Move]:
+def moves_orders(state: GameState, seat: int, top: Decision | None) -> list[Move]:
     """Planning: place (or replace) an order on an area holding your units, remove one, or
     declare yourself ready once every area has an order (or no token fits the rest)."""
-    return list(_listing(eng, state, seat).moves)
+    return list(_listing(state, seat).moves)
 
 
-def order_choices(eng: GameOfThrones, state: GameState, seat: int,
+def order_choices(state: GameState, seat: int,
                   label: Callable[[Move], str]) -> list[dict[str, Any]]:
     """The planning prompt's labelled choices: ``moves_orders`` with each move's label."""
-    listing = _listing(eng, state, seat)
+    listing = _listing(state, seat)
     if listing.choices is None:
         listing.choices = tuple(_choice(m, label) for m in listing.moves)
     return list(listing.choices)
@@ -59,7 +68,7 @@ _MOVES: dict[tuple[str, ...], Move] = {}
 _CHOICES: dict[int, dict[str, Any]] = {}  # id of a move of _MOVES -> its choice
 
 
-def _listing(eng: GameOfThrones, state: GameState, seat: int) -> _Listing:
+def _listing(state: GameState, seat: int) -> _Listing:
     placed: Mapping[str, str] = state.planning.choices.get(seat) or {}
     areas = R.order_areas(state, seat)
     stars = R.star_limit(state, seat)
@@ -71,17 +80,17 @@ def _listing(eng: GameOfThrones, state: GameState, seat: int) -> _Listing:
         if len(_LISTINGS) >= _LISTINGS_KEPT:  # the older half goes: most are listings left behind
             for old in list(islice(_LISTINGS, _LISTINGS_KEPT // 2)):
                 del _LISTINGS[old]
-        found = _LISTINGS[key] = _Listing(tuple(_list_orders(eng, areas, placed, stars, state.restricted)))
+        found = _LISTINGS[key] = _Listing(tuple(_list_orders(areas, placed, stars, state.restricted)))
     return found
 
 
-def _move(eng: GameOfThrones, kind: str, *values: str) -> Move:
+def _move(kind: str, *values: str) -> Move:
     """The one object standing for this planning move (``order``: area and token; ``unorder``:
     area; ``ready``), in its canonical form."""
     key = (kind, *values)
     move = _MOVES.get(key)
     if move is None:
-        move = _MOVES[key] = eng.MOVES.make(kind, **dict(zip(("area", "order"), values, strict=False)))
+        move = _MOVES[key] = make(kind, **dict(zip(("area", "order"), values, strict=False)))
     return move
 
 
@@ -92,7 +101,7 @@ def _choice(move: Move, label: Callable[[Move], str]) -> dict[str, Any]:
     return choice
 
 
-def _list_orders(eng: GameOfThrones, areas: list[str], placed: Mapping[str, str], stars: int,
+def _list_orders(areas: list[str], placed: Mapping[str, str], stars: int,
                  barred: list[str]) -> list[Move]:
     """The tokens left are found once for the seat (``R.placeable``'s rule: not barred, not all
     used, a special one only within the stars), then each area takes them without its own
@@ -107,20 +116,20 @@ def _list_orders(eng: GameOfThrones, areas: list[str], placed: Mapping[str, str]
         if mine is None:
             full = specials >= stars
             before = len(out)
-            out.extend(_move(eng, "order", area, token) for token, special in left if not (special and full))
+            out.extend(_move("order", area, token) for token, special in left if not (special and full))
             ready = ready and len(out) == before  # no token fits this area
             continue
         # ``mine`` is counted in ``used``: every other token's uses are elsewhere
         full = specials - ORDERS[mine].special >= stars
-        out.extend(_move(eng, "order", area, token)
+        out.extend(_move("order", area, token)
                    for token, special in left if token != mine and not (special and full))
-        out.append(_move(eng, "unorder", area))
+        out.append(_move("unorder", area))
     if ready:
-        out.append(_move(eng, "ready"))
+        out.append(_move("ready"))
     return out
 
 
-def may_declare_ready(eng: GameOfThrones, state: GameState, seat: int, placed: Mapping[str, str]) -> bool:
+def may_declare_ready(state: GameState, seat: int, placed: Mapping[str, str]) -> bool:
     """Rules §1.1: exactly one order on every area holding the house's units."""
     for area in R.order_areas(state, seat):
         if area not in placed and R.placeable(state, seat, placed, area):
@@ -128,8 +137,8 @@ def may_declare_ready(eng: GameOfThrones, state: GameState, seat: int, placed: M
     return True
 
 
-def do_orders(eng: GameOfThrones, state: GameState, seat: int, move: Move, top: Decision | None, log: Log) -> None:
-    placed = placed_orders(eng, state, seat)
+def do_orders(state: GameState, seat: int, move: Move, top: Decision | None, log: Log) -> None:
+    placed = placed_orders(state, seat)
     if move["type"] == "order":
         placed[move["area"]] = move["order"]
         state.planning.choose(seat, placed)
@@ -141,7 +150,7 @@ def do_orders(eng: GameOfThrones, state: GameState, seat: int, move: Move, top: 
         log.say("{0} is ready", seat)
 
 
-def moves_raven(eng: GameOfThrones, state: GameState, seat: int, top: Decision | None) -> list[Move]:
+def moves_raven(state: GameState, seat: int, top: Decision | None) -> list[Move]:
     """Seed, The Messenger Raven: swap one of your placed orders for an unused one (star
     limit and restrictions still apply), or look at the top wildling card; or neither."""
     placed = {a: o.token for a, o in state.orders.items() if o.seat == seat}
@@ -149,14 +158,14 @@ def moves_raven(eng: GameOfThrones, state: GameState, seat: int, top: Decision |
     for area in sorted(placed):
         for token in ORDERS:
             if token != placed[area] and R.may_place(state, seat, placed, area, token) is None:
-                out.append(eng.MOVES.make("raven_swap", area=area, order=token))
+                out.append(make("raven_swap", area=area, order=token))
     if state.wildling_deck:
-        out.append(eng.MOVES.make("raven_look"))
-    out.append(eng.MOVES.make("raven_pass"))
+        out.append(make("raven_look"))
+    out.append(make("raven_pass"))
     return out
 
 
-def do_raven(eng: GameOfThrones, state: GameState, seat: int, move: Move, top: Decision | None, log: Log) -> None:
+def do_raven(state: GameState, seat: int, move: Move, top: Decision | None, log: Log) -> None:
     state.decisions.pop()
     state.raven_used = True
     if move["type"] == "raven_swap":
@@ -174,11 +183,11 @@ def do_raven(eng: GameOfThrones, state: GameState, seat: int, move: Move, top: D
         log.say("{0} does not use the Messenger Raven", seat)
 
 
-def moves_wildling(eng: GameOfThrones, state: GameState, seat: int, top: Decision | None) -> list[Move]:
-    return [eng.MOVES.make("wildling", bury=False), eng.MOVES.make("wildling", bury=True)]
+def moves_wildling(state: GameState, seat: int, top: Decision | None) -> list[Move]:
+    return [make("wildling", bury=False), make("wildling", bury=True)]
 
 
-def do_wildling(eng: GameOfThrones, state: GameState, seat: int, move: Move, top: Decision | None, log: Log) -> None:
+def do_wildling(state: GameState, seat: int, move: Move, top: Decision | None, log: Log) -> None:
     state.decisions.pop()
     if move["bury"]:
         state.wildling_deck.append(state.wildling_deck.pop(0))
@@ -189,7 +198,7 @@ def do_wildling(eng: GameOfThrones, state: GameState, seat: int, move: Move, top
         log.say("{0} leaves the top wildling card where it is", seat)
 
 
-def random_kinds(eng: GameOfThrones, state: GameState, seat: int, placed: Mapping[str, str],
+def random_kinds(state: GameState, seat: int, placed: Mapping[str, str],
                  rng: Rng) -> dict[str, str]:
     """Other kinds of order on the same areas: where a house's face-down orders lie is public
     (the tokens sit on the board), only their kinds are hidden. A few random tries at a legal set;

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from engines.base import IllegalMove, Move
 from engines.game_of_thrones import marches as M
 from engines.game_of_thrones import planning as P
@@ -36,11 +34,8 @@ from engines.game_of_thrones.shared import (
 )
 from engines.game_of_thrones.state import GameState
 
-if TYPE_CHECKING:
-    from engines.game_of_thrones.engine import GameOfThrones
 
-
-def explain(eng: GameOfThrones, state: GameState, seat: int, move: Move) -> IllegalMove:
+def explain(state: GameState, seat: int, move: Move) -> IllegalMove:
     """The most specific rule a well-shaped but unlisted move breaks."""
     top = state.decisions.top
     kind = top.kind if top is not None else "orders"
@@ -55,7 +50,7 @@ def explain(eng: GameOfThrones, state: GameState, seat: int, move: Move) -> Ille
                 return IllegalMove(f"{house} has no order in {area_name(area)} to remove.", rule=RULE_PLANNING)
             if token not in ORDERS:
                 return IllegalMove(f"There is no order token {token!r}.", rule=RULE_PLANNING)
-            why = R.may_place(state, seat, P.placed_orders(eng, state, seat), area, str(token))
+            why = R.may_place(state, seat, P.placed_orders(state, seat), area, str(token))
             if why == "restricted":
                 return IllegalMove(f"{ORDERS[token].name} orders may not be placed this round.",
                                    rule=RULE_RESTRICTED)
@@ -77,7 +72,7 @@ def explain(eng: GameOfThrones, state: GameState, seat: int, move: Move) -> Ille
              **W.RULES_BY_KIND, **WL.RULES_BY_KIND}
     if kind == "march_moves" and top is not None:
         if t == "end_march":
-            changes, _ = M.march_plan(eng, state, seat, top.data["from"], top.data["staged"])
+            changes, _ = M.march_plan(state, seat, top.data["from"], top.data["staged"])
             if not R.supply_ok(state, seat, changes):
                 return IllegalMove(f"This march would leave {house} with armies beyond its supply limit.",
                                    rule=RULE_SUPPLY)
@@ -85,7 +80,7 @@ def explain(eng: GameOfThrones, state: GameState, seat: int, move: Move) -> Ille
                                rule=RULE_POWER_TOKEN)
         if t == "move":
             to = move["to"]
-            _, attack = M.march_plan(eng, state, seat, top.data["from"], top.data["staged"])
+            _, attack = M.march_plan(state, seat, top.data["from"], top.data["staged"])
             if to in BOARD.areas and attack is not None and to != attack and R.is_attack(state, seat, to):
                 return IllegalMove(f"This march already attacks {area_name(attack)}.", rule=RULE_ONE_ATTACK)
             if to in state.blocked:

@@ -1,20 +1,12 @@
-"""What the engine's modules share: the rules named in refusals, the words for houses, areas and
-units in log lines, and the types of the decision tables (each decision kind has its moves, its
-effect and, where it may settle itself, an automatic end)."""
+"""What the engine's modules share: the rules named in refusals, and the words for houses, areas
+and units in log lines (the types of the decision tables are in ``table.py``)."""
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
 
-from engines.base import Move
 from engines.game_of_thrones.components import BOARD, HOUSES
-from engines.game_of_thrones.state import GameState
-from engines.kit import Decision, Log, counted
-
-if TYPE_CHECKING:
-    from engines.game_of_thrones.engine import GameOfThrones
+from engines.kit import counted
 
 RULE_TURN = "Turn order: only the awaited house decides now"
 RULE_PLANNING = "Planning phase: assign orders"
@@ -35,11 +27,6 @@ RULE_CONSOLIDATE = "Action phase: resolve Consolidate Power orders"
 RULE_MUSTER = "Special Consolidate Power: mustering"
 RULE_ABILITY = "House card abilities"
 RULE_PORT = "Ports: taking control of an enemy port"
-
-Mover = Callable[["GameOfThrones", GameState, int, Decision], list[Move]]
-Doer = Callable[["GameOfThrones", GameState, int, Move, Decision, Log], None]
-Auto = Callable[["GameOfThrones", GameState, Decision, Log], bool]
-Task = Callable[["GameOfThrones", GameState, dict[str, Any], Log], None]
 
 
 def house_name(house: str) -> str:

@@ -4,20 +4,16 @@ new holder is asked how many captured ships to replace), and the questions effec
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from engines.base import Move
 from engines.game_of_thrones import rules as R
 from engines.game_of_thrones.components import BOARD, RULES, SHIP
-from engines.game_of_thrones.shared import Doer, Mover, area_name
+from engines.game_of_thrones.shared import area_name
 from engines.game_of_thrones.state import GameState, Unit
+from engines.game_of_thrones.table import Doer, Mover, make
 from engines.kit import Decision, Log, counted
 
-if TYPE_CHECKING:
-    from engines.game_of_thrones.engine import GameOfThrones
 
-
-def take_unit(eng: GameOfThrones, state: GameState, area: str, kind: str) -> Unit:
+def take_unit(state: GameState, area: str, kind: str) -> Unit:
     us = state.units[area]
     i = next(i for i, u in enumerate(us) if u.kind == kind and not u.routed)
     unit = us.pop(i)
@@ -28,7 +24,7 @@ def take_unit(eng: GameOfThrones, state: GameState, area: str, kind: str) -> Uni
     return unit
 
 
-def destroy(eng: GameOfThrones, state: GameState, area: str, kind: str, *, routed_first: bool = False) -> None:
+def destroy(state: GameState, area: str, kind: str, *, routed_first: bool = False) -> None:
     us = state.units[area]
     order = sorted(range(len(us)), key=lambda i: (us[i].kind != kind, us[i].routed != routed_first))
     us.pop(order[0])
@@ -38,7 +34,7 @@ def destroy(eng: GameOfThrones, state: GameState, area: str, kind: str, *, route
         state.orders.pop(area, None)
 
 
-def enter(eng: GameOfThrones, state: GameState, seat: int, area: str, kinds: list[str], log: Log,
+def enter(state: GameState, seat: int, area: str, kinds: list[str], log: Log,
            *, routed: bool = False) -> None:
     """Units arrive in an area: an enemy Power token there goes back to its pool."""
     if area in state.tokens and state.tokens[area] != seat:
@@ -54,24 +50,24 @@ def enter(eng: GameOfThrones, state: GameState, seat: int, area: str, kinds: lis
         n = len(state.units.pop(port))
         state.orders.pop(port, None)
         log.say("{0} loses {n} in {p} to {1}", victim, seat, n=counted(n, "ship"), p=area_name(port))
-        if port_choices(eng, state, seat, port, n) != [0]:
+        if port_choices(state, seat, port, n) != [0]:
             state.pending.append({"kind": "port", "seat": seat, "port": port, "ships": n})
 
 
-def port_choices(eng: GameOfThrones, state: GameState, seat: int, port: str, ships: int) -> list[int]:
+def port_choices(state: GameState, seat: int, port: str, ships: int) -> list[int]:
     """How many of the captured ships the new holder may replace with its own: its available
     ships, within its supply limits (0: they are all destroyed)."""
     most = min(ships, R.units_in_pool(state, seat, SHIP), RULES.port_capacity)
     return [k for k in range(most + 1) if k < 2 or R.supply_ok(state, seat, {port: k})]
 
 
-def moves_port(eng: GameOfThrones, state: GameState, seat: int, top: Decision | None) -> list[Move]:
+def moves_port(state: GameState, seat: int, top: Decision | None) -> list[Move]:
     assert top is not None
-    return [eng.MOVES.make("replace", ships=k)
-            for k in reversed(port_choices(eng, state, seat, top.data["port"], top.data["ships"]))]
+    return [make("replace", ships=k)
+            for k in reversed(port_choices(state, seat, top.data["port"], top.data["ships"]))]
 
 
-def do_port(eng: GameOfThrones, state: GameState, seat: int, move: Move, top: Decision | None, log: Log) -> None:
+def do_port(state: GameState, seat: int, move: Move, top: Decision | None, log: Log) -> None:
     assert top is not None
     state.decisions.pop()
     port, k = top.data["port"], move["ships"]
@@ -81,7 +77,7 @@ def do_port(eng: GameOfThrones, state: GameState, seat: int, move: Move, top: De
     log.say("{0} replaces {k} in {p} with its own", seat, k=counted(k, "captured ship"), p=area_name(port))
 
 
-def flush_pending(eng: GameOfThrones, state: GameState) -> None:
+def flush_pending(state: GameState) -> None:
     """Questions raised by an effect (a captured port) are asked before the flow goes on."""
     for item in reversed(state.pending):
         state.decisions.push(Decision(item["kind"], [item["seat"]],

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from engines.base import Move, View
 from engines.game_of_thrones import combat as C
+from engines.game_of_thrones import kinds as K
 from engines.game_of_thrones import planning as P
 from engines.game_of_thrones import rules as R
 from engines.game_of_thrones import westeros as W
@@ -18,9 +19,6 @@ from engines.game_of_thrones.shared import area_name
 from engines.game_of_thrones.state import PLANNING, GameState
 from engines.game_of_thrones.status import status
 from engines.kit import counted, prompt
-
-if TYPE_CHECKING:
-    from engines.game_of_thrones.engine import GameOfThrones
 
 ABILITY_PROMPTS = {
     "tyrion-lannister": "Tyrion Lannister: cancel your opponent's house card (they choose another)?",
@@ -32,19 +30,19 @@ ABILITY_PROMPTS = {
     "patchface": "Patchface: discard one card from your opponent's hand?",
 }
 
-def view(eng: GameOfThrones, state: GameState, seat: int | None) -> View:
-    return seat_view(eng, state, public_view(eng, state), seat, None)
+def view(state: GameState, seat: int | None) -> View:
+    return seat_view(state, public_view(state), seat, None)
 
 
-def views(eng: GameOfThrones, state: GameState, seats: Iterable[int | None],
+def views(state: GameState, seats: Iterable[int | None],
           legal: Mapping[int, list[Move]] | None = None) -> dict[int | None, View]:
     """Every listed seat's view, the public part built once (each seat's equals ``view``)."""
-    public = public_view(eng, state)
-    return {s: seat_view(eng, state, public, s, legal.get(s) if legal is not None and s is not None else None)
+    public = public_view(state)
+    return {s: seat_view(state, public, s, legal.get(s) if legal is not None and s is not None else None)
             for s in seats}
 
 
-def public_view(eng: GameOfThrones, state: GameState) -> dict[str, Any]:
+def public_view(state: GameState) -> dict[str, Any]:
     """What every seat and the spectators see alike."""
     areas = []
     holders = {a: R.controller(state, a) for a in BOARD.areas}
@@ -85,7 +83,7 @@ def public_view(eng: GameOfThrones, state: GameState) -> dict[str, Any]:
                   "cards": {str(s): v for s, v in c.card.items()},
                   "chosen": c.cards.public()["chosen"] if c.cards.open else [],
                   "my_card": None, "strength": {str(s): v for s, v in c.strength.items()},
-                  "winner": c.winner, "blade": c.blade, "breakdown": C.combat_breakdown(eng, state)}
+                  "winner": c.winner, "blade": c.blade, "breakdown": C.combat_breakdown(state)}
     top = state.decisions.top
     return {
         "round": state.round, "phase": state.phase, "step": state.step, "seat": None,
@@ -110,8 +108,8 @@ def public_view(eng: GameOfThrones, state: GameState) -> dict[str, Any]:
         "bid_results": [dict(r) for r in state.bid_results],
         "combat": combat,
         "decision": top.kind if top is not None else ("orders" if planning else None),
-        "awaited": sorted(eng.awaited(state)),
-        "status": status(state, eng.awaited(state)),
+        "awaited": sorted(K.awaited(state)),
+        "status": status(state, K.awaited(state)),
         "winner": state.winner,
         "standings": standings(state) if state.winner is not None else None,
         "prompt": None,
@@ -128,7 +126,7 @@ def standings(state: GameState) -> dict[str, Any]:
                        for s in order]}
 
 
-def seat_view(eng: GameOfThrones, state: GameState, public: dict[str, Any], seat: int | None,
+def seat_view(state: GameState, public: dict[str, Any], seat: int | None,
               legal: list[Move] | None) -> View:
     """The public part with what only ``seat`` sees: the kinds of its own face-down orders, its
     chosen house card, its bid, the wildling card it looked at, and its prompt."""
@@ -137,7 +135,7 @@ def seat_view(eng: GameOfThrones, state: GameState, public: dict[str, Any], seat
     if seat is None:
         return out
     if state.phase == PLANNING and state.planning.open:
-        own = P.placed_orders(eng, state, seat)
+        own = P.placed_orders(state, seat)
         if own:
             out["areas"] = [{**e, "order": {"seat": seat, "token": own[e["id"]], "hidden": True}}
                             if e["id"] in own else e for e in public["areas"]]
@@ -148,7 +146,7 @@ def seat_view(eng: GameOfThrones, state: GameState, public: dict[str, Any], seat
         out["bids"] = {**public["bids"], "mine": state.bids.own(seat)}
     if seat == state.raven_saw and state.wildling_deck:
         out["wildling_top"] = state.wildling_deck[0]
-    out["prompt"] = seat_prompt(eng, state, seat, legal)
+    out["prompt"] = seat_prompt(state, seat, legal)
     return out
 
 
@@ -171,9 +169,9 @@ PROMPTS = {
 }
 
 
-def seat_prompt(eng: GameOfThrones, state: GameState, seat: int | None,
+def seat_prompt(state: GameState, seat: int | None,
                 legal: list[Move] | None = None) -> dict[str, Any] | None:
-    if seat is None or seat not in eng.awaited(state):
+    if seat is None or seat not in K.awaited(state):
         return None
     top = state.decisions.top
     kind = top.kind if top is not None else "orders"
@@ -185,8 +183,8 @@ def seat_prompt(eng: GameOfThrones, state: GameState, seat: int | None,
     if kind == "wildling_choice" and top is not None:
         text = WL.CHOICE_PROMPTS[top.data["card"]]
     if top is None:  # planning: the listing's labelled choices, kept with it (planning.py)
-        return {"kind": kind, "text": text, "choices": P.order_choices(eng, state, seat, label)}
-    moves = legal if legal is not None else eng.legal_moves(state, seat)
+        return {"kind": kind, "text": text, "choices": P.order_choices(state, seat, label)}
+    moves = legal if legal is not None else K.legal_moves(state, seat)
     return prompt(kind, text, moves, label, **top.data)
 
 

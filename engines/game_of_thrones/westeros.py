@@ -1,32 +1,34 @@
 """The Westeros phase (rounds 2–10): advance the round, draw the top card of decks I, II and III,
 advance the wildling track by their icons (an attack at 12), then resolve the cards in deck
-order. Also the bidding on the influence tracks (Clash of Kings), Supply with its reconciling,
-Mustering for every house, and the choices the dominance-token holders make.
+order. Also Supply with its reconciling, Mustering for every house, the choices the
+dominance-token holders make, and the words of the phase's decisions (the rules named in
+refusals, the prompts), bidding's included (``bidding.py``: Clash of Kings and the wildling
+attacks, ``wildlings.py``, bid).
 
-The phase is a list of steps (``state.tasks``) run in order by the engine's flow; a step that
-needs a player pushes a decision, and the flow goes on when it is settled. Each decision kind
+The phase is a list of steps (``state.tasks``: this module's and the wildlings') run in order by
+the engine's flow; a step that needs a player pushes a decision, and the flow goes on when it is
+settled; when none is left, Planning begins. Each decision kind
 here has its moves (``MOVES``), its effect (``DO``) and, where it may settle itself, ``AUTO``.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from engines.base import Move
 from engines.game_of_thrones import consolidate as CP
+from engines.game_of_thrones import planning as P
 from engines.game_of_thrones import rules as R
 from engines.game_of_thrones import units as U
-from engines.game_of_thrones.components import BOARD, HOUSES, TRACK_NAMES, TRACKS, WESTEROS_CARDS
-from engines.game_of_thrones.shared import Auto, Doer, Mover, Task, unit_name
+from engines.game_of_thrones import wildlings as WL
+from engines.game_of_thrones.bidding import ask_bids
+from engines.game_of_thrones.components import BOARD, TRACK_NAMES, TRACKS, WESTEROS_CARDS
+from engines.game_of_thrones.shared import unit_name
 from engines.game_of_thrones.state import WESTEROS, GameState
-from engines.kit import Commitments, Decision, Log, counted
-
-if TYPE_CHECKING:
-    from engines.game_of_thrones.engine import GameOfThrones
+from engines.game_of_thrones.table import Auto, Doer, Mover, Task, make
+from engines.kit import Decision, Log, counted
 
 DECKS = ("I", "II", "III")
-WILDLING_STEP = 2  # the track moves 2 per icon: 0, 2, … 12
-WILDLING_MAX = 12
 
 RESTRICTIONS = {
     "no-defense": ("defense-plus-one", "defense-plus-two"),
@@ -66,7 +68,7 @@ def throne_order(state: GameState) -> list[int]:
 
 # -- the phase ------------------------------------------------------------------------------------
 
-def start(eng: GameOfThrones, state: GameState, log: Log) -> None:
+def start(state: GameState, log: Log) -> None:
     """Westeros phase steps 1–3: (the round marker moved) draw the top card of each deck, then
     advance the wildling track one space per icon; reaching 12 means an attack at once, surplus
     icons ignored. The cards are then resolved in deck order."""
@@ -83,9 +85,9 @@ def start(eng: GameOfThrones, state: GameState, log: Log) -> None:
     state.tasks = []
     if icons:
         before = state.wildlings
-        state.wildlings = min(WILDLING_MAX, state.wildlings + WILDLING_STEP * icons)
+        state.wildlings = min(WL.WILDLING_MAX, state.wildlings + WL.WILDLING_STEP * icons)
         log.say("The wildling track advances by {n}: {a} → {b}", n=counted(icons, "icon"), a=before, b=state.wildlings)
-        if state.wildlings >= WILDLING_MAX:
+        if state.wildlings >= WL.WILDLING_MAX:
             log.say("The wildling threat reaches 12: the wildlings attack")
             state.tasks.append({"do": "attack", "strength": state.wildlings, "exclude": []})
     state.tasks.extend({"do": "card", "deck": d} for d in DECKS)
@@ -108,27 +110,25 @@ def draw(state: GameState, deck: str, log: Log) -> str:
     return card
 
 
-def run_task(eng: GameOfThrones, state: GameState, log: Log) -> None:
+def run_task(state: GameState, log: Log) -> None:
     """Run the next step of the Westeros phase; when none is left, Planning begins."""
     if not state.tasks:
         state.revealed = list(state.revealed)
-        eng._begin_planning(state, log)
+        P.begin_planning(state)
         return
     task = state.tasks.pop(0)
-    from engines.game_of_thrones import wildlings
-
-    {**TASKS, **wildlings.TASKS}[task["do"]](eng, state, task, log)
+    {**TASKS, **WL.TASKS}[task["do"]](state, task, log)
 
 
-def _card(eng: GameOfThrones, state: GameState, task: dict[str, Any], log: Log) -> None:
+def _card(state: GameState, task: dict[str, Any], log: Log) -> None:
     """Step 4: resolve one revealed card."""
     deck = task["deck"]
     card = state.revealed[DECKS.index(deck)]
     log.say("Westeros card {d}: {c}", d=deck, c=card_name(deck, card))
-    resolve_card(eng, state, card, log)
+    resolve_card(state, card, log)
 
 
-def resolve_card(eng: GameOfThrones, state: GameState, card: str, log: Log) -> None:
+def resolve_card(state: GameState, card: str, log: Log) -> None:
     if card in ("supply",):
         state.tasks.insert(0, {"do": "supply"})
     elif card == "mustering":
@@ -179,7 +179,7 @@ def collect_power(state: GameState, log: Log, *, ports: bool) -> None:
 
 # -- Supply ---------------------------------------------------------------------------------------
 
-def _supply(eng: GameOfThrones, state: GameState, task: dict[str, Any], log: Log) -> None:
+def _supply(state: GameState, task: dict[str, Any], log: Log) -> None:
     """Supply: every house moves its Supply token to the barrels it controls (at most 6), then in
     turn order each reconciles its armies by destroying units of its choice."""
     for seat in throne_order(state):
@@ -190,29 +190,29 @@ def _supply(eng: GameOfThrones, state: GameState, task: dict[str, Any], log: Log
     state.tasks[0:0] = [{"do": "reconcile", "seat": s} for s in throne_order(state)]
 
 
-def _reconcile(eng: GameOfThrones, state: GameState, task: dict[str, Any], log: Log) -> None:
+def _reconcile(state: GameState, task: dict[str, Any], log: Log) -> None:
     seat = task["seat"]
     if not R.supply_ok(state, seat):
         log.say("{0} has armies beyond its supply and must destroy units", seat)
         state.decisions.push(Decision("reconcile", [seat]))
 
 
-def moves_reconcile(eng: GameOfThrones, state: GameState, seat: int, top: Decision) -> list[Move]:
+def moves_reconcile(state: GameState, seat: int, top: Decision) -> list[Move]:
     """Destroy a unit of an army (two or more units in an area) until the armies fit."""
     out = []
     for area in sorted(a for a, s in state.owner.items() if s == seat and len(state.units[a]) >= 2):
         for kind in sorted({u.kind for u in state.units[area]}):
-            out.append(eng.MOVES.make("destroy", area=area, unit=kind))
+            out.append(make("destroy", area=area, unit=kind))
     return out
 
 
-def do_reconcile(eng: GameOfThrones, state: GameState, seat: int, move: Move, top: Decision, log: Log) -> None:
-    U.destroy(eng, state, move["area"], move["unit"])
+def do_reconcile(state: GameState, seat: int, move: Move, top: Decision, log: Log) -> None:
+    U.destroy(state, move["area"], move["unit"])
     log.say("{0} destroys a {k} in {a} to meet its supply", seat, k=unit_name(move["unit"]),
             a=BOARD.areas[move["area"]].name)
 
 
-def auto_reconcile(eng: GameOfThrones, state: GameState, top: Decision, log: Log) -> bool:
+def auto_reconcile(state: GameState, top: Decision, log: Log) -> bool:
     if R.supply_ok(state, top.seats[0]):
         state.decisions.pop()
         return True
@@ -221,7 +221,7 @@ def auto_reconcile(eng: GameOfThrones, state: GameState, top: Decision, log: Log
 
 # -- Mustering ------------------------------------------------------------------------------------
 
-def _muster_house(eng: GameOfThrones, state: GameState, task: dict[str, Any], log: Log) -> None:
+def _muster_house(state: GameState, task: dict[str, Any], log: Log) -> None:
     """Mustering: in turn order each house musters in every castle and stronghold area it
     controls (all of one house before the next)."""
     seat = task["seat"]
@@ -230,18 +230,18 @@ def _muster_house(eng: GameOfThrones, state: GameState, task: dict[str, Any], lo
         state.decisions.push(Decision("mustering", [seat], {"areas": areas, "one": bool(task.get("one"))}))
 
 
-def _can_muster(eng: GameOfThrones, state: GameState, seat: int, area: str) -> bool:
-    return bool(CP.muster_options(eng, state, seat, area, BOARD.areas[area].mustering_points))
+def _can_muster(state: GameState, seat: int, area: str) -> bool:
+    return bool(CP.muster_options(state, seat, area, BOARD.areas[area].mustering_points))
 
 
-def moves_mustering(eng: GameOfThrones, state: GameState, seat: int, top: Decision) -> list[Move]:
+def moves_mustering(state: GameState, seat: int, top: Decision) -> list[Move]:
     """Choose the next castle or stronghold area to muster in (its points are spent there or
     lost), or end mustering."""
-    out = [eng.MOVES.make("muster", area=a) for a in top.data["areas"] if _can_muster(eng, state, seat, a)]
-    return [*out, eng.MOVES.make("end_muster")]
+    out = [make("muster", area=a) for a in top.data["areas"] if _can_muster(state, seat, a)]
+    return [*out, make("end_muster")]
 
 
-def do_mustering(eng: GameOfThrones, state: GameState, seat: int, move: Move, top: Decision, log: Log) -> None:
+def do_mustering(state: GameState, seat: int, move: Move, top: Decision, log: Log) -> None:
     if move["type"] == "end_muster":
         state.decisions.pop()
         log.say("{0} ends mustering", seat)
@@ -255,9 +255,9 @@ def do_mustering(eng: GameOfThrones, state: GameState, seat: int, move: Move, to
     log.say("{0} musters in {a} ({n})", seat, a=BOARD.areas[area].name, n=counted(points, "point"))
 
 
-def auto_mustering(eng: GameOfThrones, state: GameState, top: Decision, log: Log) -> bool:
+def auto_mustering(state: GameState, top: Decision, log: Log) -> bool:
     seat = top.seats[0]
-    if not any(_can_muster(eng, state, seat, a) for a in top.data["areas"]):
+    if not any(_can_muster(state, seat, a) for a in top.data["areas"]):
         state.decisions.pop()
         return True
     return False
@@ -265,12 +265,12 @@ def auto_mustering(eng: GameOfThrones, state: GameState, top: Decision, log: Log
 
 # -- choices of the dominance-token holders ---------------------------------------------------------
 
-def moves_westeros_choice(eng: GameOfThrones, state: GameState, seat: int, top: Decision) -> list[Move]:
+def moves_westeros_choice(state: GameState, seat: int, top: Decision) -> list[Move]:
     _, options = HOLDER_CHOICES[top.data["card"]]
-    return [eng.MOVES.make("choose", option=o) for o in options]
+    return [make("choose", option=o) for o in options]
 
 
-def do_westeros_choice(eng: GameOfThrones, state: GameState, seat: int, move: Move, top: Decision,
+def do_westeros_choice(state: GameState, seat: int, move: Move, top: Decision,
                        log: Log) -> None:
     """A Throne of Blades (Iron Throne): Supply, Mustering or nothing; Dark Wings, Dark Words
     (Messenger Raven): Clash of Kings, crowns-only Game of Thrones or nothing; Put to the Sword
@@ -283,7 +283,7 @@ def do_westeros_choice(eng: GameOfThrones, state: GameState, seat: int, move: Mo
     elif option == "game-of-thrones":
         collect_power(state, log, ports=False)
     elif option != "nothing":
-        resolve_card(eng, state, option, log)
+        resolve_card(state, option, log)
 
 
 OPTION_NAMES = {"supply": "Supply", "mustering": "Mustering", "nothing": "nothing happens",
@@ -293,145 +293,24 @@ OPTION_NAMES = {"supply": "Supply", "mustering": "Mustering", "nothing": "nothin
 
 # -- bidding (Clash of Kings) ------------------------------------------------------------------------
 
-def ask_bids(state: GameState, seats: list[int], data: dict[str, Any]) -> None:
-    """Every house bids in secret (a kit ``Commitments``); a house with no Power token bids 0
-    without being asked."""
-    state.bids = Commitments.ask(seats)
-    for s in seats:
-        if state.power[s] == 0:
-            state.bids.choose(s, 0, ready=True)
-    state.decisions.push(Decision("bid", list(seats), data))
 
-
-def _bid_track(eng: GameOfThrones, state: GameState, task: dict[str, Any], log: Log) -> None:
+def _bid_track(state: GameState, task: dict[str, Any], log: Log) -> None:
     """Clash of Kings: bid for one influence track (Iron Throne, then Fiefdoms, then King's
     Court)."""
     log.say("Bidding for the {t} track", t=TRACK_NAMES[task["track"]])
     ask_bids(state, list(range(state.seats)), {"for": "track", "track": task["track"]})
 
 
-def moves_bid(eng: GameOfThrones, state: GameState, seat: int, top: Decision) -> list[Move]:
-    """Bid any number of one's available Power tokens, 0 included."""
-    if seat not in state.bids.awaited():
-        return []
-    return [eng.MOVES.make("bid", power=n) for n in range(state.power[seat] + 1)]
-
-
-def do_bid(eng: GameOfThrones, state: GameState, seat: int, move: Move, top: Decision, log: Log) -> None:
-    state.bids.choose(seat, move["power"], ready=True)
-    log.say("{0} has bid", seat, privately={seat: "You bid {n}"}, n=move["power"])
-
-
-def awaited_bid(state: GameState) -> frozenset[int]:
-    return state.bids.awaited()
-
-
-def auto_bid(eng: GameOfThrones, state: GameState, top: Decision, log: Log) -> bool:
-    """Once every bid is in, they are revealed together and every bid goes to the Power Pool."""
-    if state.bids.open and not state.bids.everyone_ready():
-        return False
-    state.decisions.pop()
-    chosen = state.bids.reveal() if state.bids.open else {}
-    bids = [-1] * state.seats
-    for s, n in chosen.items():
-        bids[int(s)] = int(n)
-        state.power[int(s)] -= int(n)
-    log.say("Bids: {b}", b=", ".join(f"{HOUSES[state.houses[s]].name} {bids[s]}" for s in range(state.seats)
-                                     if bids[s] >= 0))
-    if top.data["for"] == "track":
-        state.decisions.push(Decision("ties", [state.tracks["iron_throne"][0]],
-                                      {"for": "track", "track": top.data["track"], "bids": bids, "order": []}))
-        settle_ties(eng, state, log)
-        return True
-    from engines.game_of_thrones import wildlings
-
-    wildlings.after_bids(eng, state, top, bids, log)
-    return True
-
-
-def tied_group(data: dict[str, Any]) -> list[int]:
-    """The bidders still to be placed who share the highest remaining bid (lowest, when ranking
-    the lowest bidder of a wildling attack)."""
-    bids, order = data["bids"], data["order"]
-    left = [s for s, b in enumerate(bids) if b >= 0 and s not in order]
-    if not left:
-        return []
-    best = min(bids[s] for s in left) if data["for"] == "lowest" else max(bids[s] for s in left)
-    return [s for s in left if bids[s] == best]
-
-
-def settle_ties(eng: GameOfThrones, state: GameState, log: Log) -> None:
-    """Place bidders while their place is not tied; stop when the Iron Throne holder must choose
-    among tied bidders, or finish."""
-    top = state.decisions.top
-    assert top is not None and top.kind == "ties"
-    data = top.data
-    while True:
-        group = tied_group(data)
-        if len(group) > 1:
-            return
-        if group:
-            data["order"].append(group[0])
-            if data["for"] != "track":
-                break
-            continue
-        break
-    state.decisions.pop()
-    if data["for"] == "track":
-        place_track(state, data["track"], list(data["order"]), data["bids"], log)
-        record_bids(state, data["track"], data["bids"], list(data["order"]), data.get("broken"))
-        return
-    from engines.game_of_thrones import wildlings
-
-    wildlings.after_ranking(eng, state, data, log)
-
-
-def place_track(state: GameState, track: str, order: list[int], bids: list[int], log: Log) -> None:
-    """The influence track in bid order; its first place takes the dominance token."""
-    state.tracks[track] = order
-    log.say("The {t} track: {o}", t=TRACK_NAMES[track],
-            o=", ".join(HOUSES[state.houses[s]].name for s in order))
-    log.say("{0} takes the {d}", order[0], d=DOMINANCE[track])
-
-
-def record_bids(state: GameState, track: str, bids: list[int], order: list[int], broken: int | None) -> None:
-    """Keep a revealed bidding for the views until the next Westeros phase: the track (or
-    "wildlings"), each bidder's bid, the resulting order and who broke a tie (if anyone had to)."""
-    state.bid_results.append({"track": track, "round": state.round,
-                              "bids": {str(s): b for s, b in enumerate(bids) if b >= 0},
-                              "order": order, "tie_broken_by": broken})
-
-
-DOMINANCE = {"iron_throne": "Iron Throne", "fiefdoms": "Valyrian Steel Blade", "kings_court": "Messenger Raven"}
-
-
-def moves_ties(eng: GameOfThrones, state: GameState, seat: int, top: Decision) -> list[Move]:
-    """The Iron Throne holder names which of the tied houses takes the next (higher) place —
-    for the Iron Throne track itself, the holder before the bidding."""
-    return [eng.MOVES.make("rank", house=state.houses[s]) for s in tied_group(top.data)]
-
-
-def do_ties(eng: GameOfThrones, state: GameState, seat: int, move: Move, top: Decision, log: Log) -> None:
-    chosen = state.houses.index(move["house"])
-    top.data["order"].append(chosen)
-    top.data["broken"] = seat
-    what = {"track": "the next place", "highest": "the highest bidder", "lowest": "the lowest bidder"}
-    log.say("{0} breaks the tie: {1} is {w}", seat, chosen, w=what[top.data["for"]])
-    if top.data["for"] != "track":
-        top.data["bids"] = [b if s == chosen else -1 for s, b in enumerate(top.data["bids"])]
-    settle_ties(eng, state, log)
-
-
 # -- the tables the engine dispatches on ------------------------------------------------------------
 
 TASKS: dict[str, Task] = {"card": _card, "supply": _supply, "reconcile": _reconcile,
                           "muster_house": _muster_house, "bid_track": _bid_track}
-"""The steps of the phase; the wildlings module adds the attack and the wildling cards."""
+"""The steps of the phase; the wildlings module's (the attack and the wildling cards) run beside them."""
 MOVES: dict[str, Mover] = {"reconcile": moves_reconcile, "mustering": moves_mustering,
-                           "westeros_choice": moves_westeros_choice, "bid": moves_bid, "ties": moves_ties}
+                           "westeros_choice": moves_westeros_choice}
 DO: dict[str, Doer] = {"reconcile": do_reconcile, "mustering": do_mustering,
-                       "westeros_choice": do_westeros_choice, "bid": do_bid, "ties": do_ties}
-AUTO: dict[str, Auto] = {"reconcile": auto_reconcile, "mustering": auto_mustering, "bid": auto_bid}
+                       "westeros_choice": do_westeros_choice}
+AUTO: dict[str, Auto] = {"reconcile": auto_reconcile, "mustering": auto_mustering}
 RULES_BY_KIND = {"reconcile": RULE_SUPPLY_CARD, "mustering": RULE_MUSTERING_CARD,
                  "westeros_choice": RULE_WESTEROS, "bid": RULE_BIDDING, "ties": RULE_TIES}
 PROMPTS = {

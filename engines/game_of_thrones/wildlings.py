@@ -8,20 +8,20 @@ broken by the Iron Throne holder. The track goes to 0 after a win, back two spac
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from engines.base import Move
+from engines.game_of_thrones import bidding as B
 from engines.game_of_thrones import rules as R
 from engines.game_of_thrones import units as U
-from engines.game_of_thrones import westeros as W
 from engines.game_of_thrones.components import BOARD, HOUSE_CARDS, TRACK_NAMES, TRACKS, WILDLING_CARDS
-from engines.game_of_thrones.shared import Auto, Doer, Mover, Task, unit_name
+from engines.game_of_thrones.shared import unit_name
 from engines.game_of_thrones.state import GameState
+from engines.game_of_thrones.table import Auto, Doer, Mover, Task, make
 from engines.kit import Decision, Log, counted
 
-if TYPE_CHECKING:
-    from engines.game_of_thrones.engine import GameOfThrones
-
+WILDLING_STEP = 2  # the track moves 2 per icon: 0, 2, … 12
+WILDLING_MAX = 12
 KNIGHT, FOOTMAN = "knight", "footman"
 PREEMPTIVE_STRENGTH = 6
 RULE_WILDLINGS = "Wildling attacks: the wildling card's effects"
@@ -31,15 +31,15 @@ def card_name(card: str) -> str:
     return str(WILDLING_CARDS[card]["name"])
 
 
-def _attack(eng: GameOfThrones, state: GameState, task: dict[str, Any], log: Log) -> None:
+def _attack(state: GameState, task: dict[str, Any], log: Log) -> None:
     """An attack: every house (but one kept out by Preemptive Raid) bids in secret."""
     seats = [s for s in range(state.seats) if s not in task.get("exclude", [])]
     log.say("The wildlings attack with strength {n}: every house bids Power tokens for the Night's Watch",
             n=task["strength"])
-    W.ask_bids(state, seats, {"for": "wildlings", "strength": task["strength"]})
+    B.ask_bids(state, seats, {"for": "wildlings", "strength": task["strength"]})
 
 
-def after_bids(eng: GameOfThrones, state: GameState, top: Decision, bids: list[int], log: Log) -> None:
+def after_bids(state: GameState, top: Decision, bids: list[int], log: Log) -> None:
     """The Night's Watch's strength is the sum of the bids (all of them spent); it wins with at
     least the attack's strength. Then the highest (win) or lowest (loss) bidder is found."""
     strength = int(top.data["strength"])
@@ -49,10 +49,10 @@ def after_bids(eng: GameOfThrones, state: GameState, top: Decision, bids: list[i
             r="the Night's Watch holds" if won else "the wildlings break through")
     data = {"for": "highest" if won else "lowest", "bids": list(bids), "paid": list(bids), "order": []}
     state.decisions.push(Decision("ties", [state.tracks["iron_throne"][0]], data))
-    W.settle_ties(eng, state, log)
+    B.settle_ties(state, log)
 
 
-def after_ranking(eng: GameOfThrones, state: GameState, data: dict[str, Any], log: Log) -> None:
+def after_ranking(state: GameState, data: dict[str, Any], log: Log) -> None:
     """Reveal the top wildling card (it goes to the bottom), move the track, queue its effects."""
     who = data["order"][0]
     won = data["for"] == "highest"
@@ -62,9 +62,9 @@ def after_ranking(eng: GameOfThrones, state: GameState, data: dict[str, Any], lo
     ranked = sorted((s for s in state.tracks["iron_throne"] if paid[s] >= 0), key=lambda s: -paid[s])
     ranked.remove(who)
     ranked = [who, *ranked] if won else [*ranked, who]
-    W.record_bids(state, "wildlings", paid, ranked, data.get("broken"))
+    B.record_bids(state, "wildlings", paid, ranked, data.get("broken"))
     before = state.wildlings
-    state.wildlings = 0 if won else max(0, state.wildlings - 2 * W.WILDLING_STEP)
+    state.wildlings = 0 if won else max(0, state.wildlings - 2 * WILDLING_STEP)
     card = state.wildling_deck.pop(0)
     state.wildling_deck.append(card)
     state.wildling_known = min(len(state.wildling_deck), state.wildling_known + 1)
@@ -85,19 +85,19 @@ def after_ranking(eng: GameOfThrones, state: GameState, data: dict[str, Any], lo
 
 # -- the nine cards -----------------------------------------------------------------------------
 
-def _effect(eng: GameOfThrones, state: GameState, task: dict[str, Any], log: Log) -> None:
+def _effect(state: GameState, task: dict[str, Any], log: Log) -> None:
     card, role, seat = task["card"], task["role"], int(task["seat"])
-    EFFECTS[card](eng, state, role, seat, task, log)
+    EFFECTS[card](state, role, seat, task, log)
 
 
-def silence_at_the_wall(eng: GameOfThrones, state: GameState, role: str, seat: int, task: dict[str, Any],
+def silence_at_the_wall(state: GameState, role: str, seat: int, task: dict[str, Any],
                         log: Log) -> None:
     """Silence at the Wall: nothing happens."""
     if role != "other":
         log.say("Silence at the Wall: nothing happens")
 
 
-def preemptive_raid(eng: GameOfThrones, state: GameState, role: str, seat: int, task: dict[str, Any],
+def preemptive_raid(state: GameState, role: str, seat: int, task: dict[str, Any],
                     log: Log) -> None:
     """Preemptive Raid. Night's Watch win: the wildlings attack again at strength 6 and the
     highest bidder takes no part. Loss: the lowest bidder destroys 2 of its units, or drops 2
@@ -113,7 +113,7 @@ def preemptive_raid(eng: GameOfThrones, state: GameState, role: str, seat: int, 
         state.decisions.push(Decision("wildling_choice", [seat], {"card": "preemptive-raid", "options": options}))
 
 
-def crow_killers(eng: GameOfThrones, state: GameState, role: str, seat: int, task: dict[str, Any],
+def crow_killers(state: GameState, role: str, seat: int, task: dict[str, Any],
                  log: Log) -> None:
     """Crow Killers. Loss: the lowest bidder swaps every knight for an available footman; the
     others swap 2 knights; a knight with no footman to replace it is destroyed. Win: the highest
@@ -128,7 +128,7 @@ def crow_killers(eng: GameOfThrones, state: GameState, role: str, seat: int, tas
                                                           "optional": False, "rest": "destroy"}))
             return
         for area in sorted(knights):
-            _swap_one(eng, state, seat, area, KNIGHT, FOOTMAN, log)
+            _swap_one(state, seat, area, KNIGHT, FOOTMAN, log)
     elif role == "other":
         if any(u.kind == KNIGHT for u in _units_of(state, seat)):
             state.decisions.push(Decision("swap", [seat], {"from": KNIGHT, "to": FOOTMAN, "left": 2,
@@ -137,7 +137,7 @@ def crow_killers(eng: GameOfThrones, state: GameState, role: str, seat: int, tas
         state.decisions.push(Decision("swap", [seat], {"from": FOOTMAN, "to": KNIGHT, "left": 2, "optional": True}))
 
 
-def rattleshirts_raiders(eng: GameOfThrones, state: GameState, role: str, seat: int, task: dict[str, Any],
+def rattleshirts_raiders(state: GameState, role: str, seat: int, task: dict[str, Any],
                          log: Log) -> None:
     """Rattleshirt's Raiders. Loss: the lowest bidder moves 2 down the Supply track, the others
     1, each then reconciling its armies. Win: the highest bidder moves 1 up (at most 6)."""
@@ -150,7 +150,7 @@ def rattleshirts_raiders(eng: GameOfThrones, state: GameState, role: str, seat: 
         state.tasks.insert(0, {"do": "reconcile", "seat": seat})
 
 
-def massing_on_the_milkwater(eng: GameOfThrones, state: GameState, role: str, seat: int, task: dict[str, Any],
+def massing_on_the_milkwater(state: GameState, role: str, seat: int, task: dict[str, Any],
                              log: Log) -> None:
     """Massing on the Milkwater. Loss: a lowest bidder holding more than one house card discards
     those of the highest printed strength; the others (with more than one) discard one of their
@@ -169,7 +169,7 @@ def massing_on_the_milkwater(eng: GameOfThrones, state: GameState, role: str, se
                                                                    "options": sorted(hand)}))
 
 
-def a_king_beyond_the_wall(eng: GameOfThrones, state: GameState, role: str, seat: int, task: dict[str, Any],
+def a_king_beyond_the_wall(state: GameState, role: str, seat: int, task: dict[str, Any],
                            log: Log) -> None:
     """A King Beyond the Wall. Loss: the lowest bidder goes to the last place of all three
     influence tracks; the others, in turn order, each to the last place of the Fiefdoms or the
@@ -184,7 +184,7 @@ def a_king_beyond_the_wall(eng: GameOfThrones, state: GameState, role: str, seat
                                                               "options": options, "role": role}))
 
 
-def mammoth_riders(eng: GameOfThrones, state: GameState, role: str, seat: int, task: dict[str, Any],
+def mammoth_riders(state: GameState, role: str, seat: int, task: dict[str, Any],
                    log: Log) -> None:
     """Mammoth Riders. Loss: the lowest bidder destroys 3 of its units anywhere, the others 2.
     Win: the highest bidder may take one house card of its choice back from its discard pile."""
@@ -196,7 +196,7 @@ def mammoth_riders(eng: GameOfThrones, state: GameState, role: str, seat: int, t
     _ask_destroy(state, seat, 3 if role == "lowest" else 2, castle=False)
 
 
-def the_horde_descends(eng: GameOfThrones, state: GameState, role: str, seat: int, task: dict[str, Any],
+def the_horde_descends(state: GameState, role: str, seat: int, task: dict[str, Any],
                        log: Log) -> None:
     """The Horde Descends. Loss: the lowest bidder destroys 2 of its units in one castle or
     stronghold area it controls (2 anywhere if it has none there); the others 1 unit anywhere.
@@ -211,7 +211,7 @@ def the_horde_descends(eng: GameOfThrones, state: GameState, role: str, seat: in
         _ask_destroy(state, seat, 1, castle=False)
 
 
-def skinchanger_scout(eng: GameOfThrones, state: GameState, role: str, seat: int, task: dict[str, Any],
+def skinchanger_scout(state: GameState, role: str, seat: int, task: dict[str, Any],
                       log: Log) -> None:
     """Skinchanger Scout. Loss: the lowest bidder discards all its available Power tokens, the
     others 2 (or all they have). Win: the highest bidder takes back the tokens it bid."""
@@ -258,12 +258,12 @@ def _to_place(state: GameState, track: str, seat: int, *, last: bool, log: Log) 
             t=TRACK_NAMES[track])
 
 
-def _swap_one(eng: GameOfThrones, state: GameState, seat: int, area: str, old: str, new: str, log: Log) -> None:
+def _swap_one(state: GameState, seat: int, area: str, old: str, new: str, log: Log) -> None:
     if R.units_in_pool(state, seat, new) > 0:
         next(u for u in state.units[area] if u.kind == old).kind = new
         log.say("{0} swaps a {o} for a {n} in {a}", seat, o=unit_name(old), n=unit_name(new), a=BOARD.areas[area].name)
     else:
-        U.destroy(eng, state, area, old)
+        U.destroy(state, area, old)
         log.say("{0} has no {n} left: its {o} in {a} is destroyed", seat, o=unit_name(old), n=unit_name(new),
                 a=BOARD.areas[area].name)
 
@@ -275,7 +275,7 @@ def _ask_destroy(state: GameState, seat: int, n: int, *, castle: bool) -> None:
 
 # -- the decisions ---------------------------------------------------------------------------------
 
-def moves_destroy(eng: GameOfThrones, state: GameState, seat: int, top: Decision) -> list[Move]:
+def moves_destroy(state: GameState, seat: int, top: Decision) -> list[Move]:
     """Destroy one of your units (the Horde Descends: all in one castle or stronghold area)."""
     if top.data["area"]:
         areas = [top.data["area"]] if top.data["area"] in state.units else []
@@ -283,64 +283,64 @@ def moves_destroy(eng: GameOfThrones, state: GameState, seat: int, top: Decision
         areas = [a for a in R.CASTLE_AREAS if a in state.units and state.owner[a] == seat]
     else:
         areas = [a for a, s in state.owner.items() if s == seat]
-    return [eng.MOVES.make("destroy", area=a, unit=k) for a in sorted(areas)
+    return [make("destroy", area=a, unit=k) for a in sorted(areas)
             for k in sorted({u.kind for u in state.units[a]})]
 
 
-def do_destroy(eng: GameOfThrones, state: GameState, seat: int, move: Move, top: Decision, log: Log) -> None:
-    U.destroy(eng, state, move["area"], move["unit"])
+def do_destroy(state: GameState, seat: int, move: Move, top: Decision, log: Log) -> None:
+    U.destroy(state, move["area"], move["unit"])
     log.say("{0} destroys a {k} in {a}", seat, k=unit_name(move["unit"]), a=BOARD.areas[move["area"]].name)
     top.data["left"] -= 1
     if top.data["castle"]:
         top.data["area"] = move["area"]
 
 
-def auto_destroy(eng: GameOfThrones, state: GameState, top: Decision, log: Log) -> bool:
-    if top.data["left"] <= 0 or not moves_destroy(eng, state, top.seats[0], top):
+def auto_destroy(state: GameState, top: Decision, log: Log) -> bool:
+    if top.data["left"] <= 0 or not moves_destroy(state, top.seats[0], top):
         state.decisions.pop()
         return True
     return False
 
 
-def moves_swap(eng: GameOfThrones, state: GameState, seat: int, top: Decision) -> list[Move]:
+def moves_swap(state: GameState, seat: int, top: Decision) -> list[Move]:
     """Crow Killers: choose where a knight becomes a footman (or, after a win, a footman a
     knight); a win's swaps may stop early."""
     old, new = top.data["from"], top.data["to"]
     out = []
     if new == FOOTMAN or R.units_in_pool(state, seat, new) > 0:
-        out = [eng.MOVES.make("choose", option=a) for a in sorted(a for a, s in state.owner.items() if s == seat)
+        out = [make("choose", option=a) for a in sorted(a for a, s in state.owner.items() if s == seat)
                if any(u.kind == old for u in state.units[a])]
     if top.data["optional"] and out:
-        out.append(eng.MOVES.make("choose", option="done"))
+        out.append(make("choose", option="done"))
     return out
 
 
-def do_swap(eng: GameOfThrones, state: GameState, seat: int, move: Move, top: Decision, log: Log) -> None:
+def do_swap(state: GameState, seat: int, move: Move, top: Decision, log: Log) -> None:
     if move["option"] == "done":
         state.decisions.pop()
         return
-    _swap_one(eng, state, seat, move["option"], top.data["from"], top.data["to"], log)
+    _swap_one(state, seat, move["option"], top.data["from"], top.data["to"], log)
     top.data["left"] -= 1
 
 
-def auto_swap(eng: GameOfThrones, state: GameState, top: Decision, log: Log) -> bool:
+def auto_swap(state: GameState, top: Decision, log: Log) -> bool:
     seat = top.seats[0]
-    if top.data["left"] <= 0 or not moves_swap(eng, state, seat, top):
+    if top.data["left"] <= 0 or not moves_swap(state, seat, top):
         state.decisions.pop()
         if top.data.get("rest") == "destroy":
             # Crow Killers, lowest bidder: the knights no footman could replace are destroyed
             for area in sorted(a for a, s in state.owner.items() if s == seat):
                 for _ in [u for u in state.units[area] if u.kind == top.data["from"]]:
-                    _swap_one(eng, state, seat, area, top.data["from"], top.data["to"], log)
+                    _swap_one(state, seat, area, top.data["from"], top.data["to"], log)
         return True
     return False
 
 
-def moves_wildling_choice(eng: GameOfThrones, state: GameState, seat: int, top: Decision) -> list[Move]:
-    return [eng.MOVES.make("choose", option=o) for o in top.data["options"]]
+def moves_wildling_choice(state: GameState, seat: int, top: Decision) -> list[Move]:
+    return [make("choose", option=o) for o in top.data["options"]]
 
 
-def do_wildling_choice(eng: GameOfThrones, state: GameState, seat: int, move: Move, top: Decision,
+def do_wildling_choice(state: GameState, seat: int, move: Move, top: Decision,
                        log: Log) -> None:
     state.decisions.pop()
     card, option = top.data["card"], move["option"]
@@ -367,6 +367,7 @@ def do_wildling_choice(eng: GameOfThrones, state: GameState, seat: int, move: Mo
 
 
 TASKS: dict[str, Task] = {"attack": _attack, "wildling": _effect}
+"""The steps this module adds to the Westeros phase's (``westeros.py`` runs them)."""
 MOVES: dict[str, Mover] = {"destroy": moves_destroy, "swap": moves_swap, "wildling_choice": moves_wildling_choice}
 DO: dict[str, Doer] = {"destroy": do_destroy, "swap": do_swap, "wildling_choice": do_wildling_choice}
 AUTO: dict[str, Auto] = {"destroy": auto_destroy, "swap": auto_swap}
@@ -381,3 +382,8 @@ CHOICE_PROMPTS = {
     "a-king-beyond-the-wall": "A King Beyond the Wall: choose the track",
     "mammoth-riders": "Mammoth Riders: take back one house card?",
 }
+
+# the bidding module, below this one, goes on here once an attack's bids are revealed and its
+# highest or lowest bidder is found
+B.AFTER_BIDS["wildlings"] = after_bids
+B.AFTER_RANKING.update(highest=after_ranking, lowest=after_ranking)

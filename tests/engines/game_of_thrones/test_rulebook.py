@@ -65,7 +65,7 @@ def test_a_destroyed_unit_returns_to_its_house_s_available_units():
     state = position(6, {"winterfell": ("stark", ["footman", "knight"])})
     stark = seat(state, "stark")
     pool = R.units_in_pool(state, stark, "knight")
-    U.destroy(ENGINE, state, "winterfell", "knight")
+    U.destroy(state, "winterfell", "knight")
     assert R.units_in_pool(state, stark, "knight") == pool + 1
 
 
@@ -160,7 +160,7 @@ def test_control_goes_to_units_then_a_power_token_then_the_home_sigil_and_a_port
 
 def test_destroying_the_last_unit_of_an_area_leaves_it_without_a_controller():
     state = position(6, {"the-reach": ("tyrell", ["footman"])})
-    U.destroy(ENGINE, state, "the-reach", "footman")
+    U.destroy(state, "the-reach", "footman")
     assert R.controller(state, "the-reach") is None and "the-reach" not in state.owner
 
 

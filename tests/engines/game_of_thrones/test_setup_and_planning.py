@@ -356,7 +356,7 @@ def test_a_planning_seat_lists_exactly_the_orders_the_rules_allow_and_ready_when
                                  if t != placed.get(area) and R.may_place(state, s, placed, area, t) is None]
                     if area in placed:
                         expected.append({"type": "unorder", "area": area})
-                if P.may_declare_ready(ENGINE, state, s, placed):
+                if P.may_declare_ready(state, s, placed):
                     expected.append({"type": "ready"})
                 assert ENGINE.legal_moves(state, s) == expected
                 listings += 1
