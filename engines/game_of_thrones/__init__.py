@@ -1,7 +1,25 @@
 """A Game of Thrones: The Board Game (2nd edition), 3 to 6 players: orders in secret, marches in
 turn order, combat with house cards; seven castles and strongholds win.
 
-Not in the registry yet: the lead registers it.
+The modules stand in layers, each importing only layers below it (no import circle):
+
+1. the data: ``components`` (the board, houses, cards and numbers of ``data/``), ``state``;
+2. the rules and the words: ``rules`` (one function per rule), ``shared`` (the rules named in
+   refusals, the words of log lines);
+3. the move table: ``table`` (the move schema, ``make``, the types of the decision tables);
+4. the effects the phases share: ``units`` (units entering, leaving, destroyed; captured ports),
+   ``house_cards`` (what the texts add to a combat, the choices they offer), ``bidding``;
+5. the phases, each above the parts it calls: ``planning``; ``combat_end``, ``retreats``,
+   ``combat``, ``abilities``, then ``marches`` (a march starts a combat) and ``consolidate``;
+   ``wildlings``, then ``westeros`` (whose steps include the wildlings');
+6. ``kinds``: every decision kind gathered (its moves, its effect, its automatic end), who is
+   awaited, the legal moves;
+7. reading the state: ``refusals``, ``status``, ``views``;
+8. ``engine``: the kit's protocol, setup and the round's flow, composing all of the above.
+
+A phase function receives the state (and the seat, move, decision and log it needs), never the
+engine. Where a lower module goes on in a higher one, the higher one registers itself: the
+wildling attack's sequel to a bidding (``bidding.AFTER_BIDS``, ``bidding.AFTER_RANKING``).
 
 >>> ENGINE.id, ENGINE.min_seats, ENGINE.max_seats
 ('game_of_thrones', 3, 6)
