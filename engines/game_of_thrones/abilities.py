@@ -120,10 +120,7 @@ def ability_patchface(state: GameState, seat: int, choice: str, victim: int, log
     state.hands[victim].remove(choice)
     state.discards[victim].append(choice)
     log.say("Patchface: {0} discards {1}'s {card}", seat, victim, card=HOUSE_CARDS[choice].name)
-    if not state.hands[victim]:
-        state.hands[victim] = sorted(x for x in state.discards[victim] if x != choice)
-        state.discards[victim] = [choice]
-        log.say("{0} takes back its house cards", victim)
+    H.take_back_when_empty(state, victim, choice, log)
 
 
 MOVES: dict[str, Mover] = {"ability": moves_ability}

@@ -81,11 +81,7 @@ def finish_combat(state: GameState, log: Log) -> None:
             state.hands[seat].extend(state.discards[seat])
             state.discards[seat] = []
             log.say("Roose Bolton: {0} takes back every discarded house card", seat)
-        if not state.hands[seat]:
-            keep = [x for x in state.discards[seat] if x != cid]
-            state.hands[seat] = sorted(keep)
-            state.discards[seat] = [cid]
-            log.say("{0} takes back its house cards", seat)
+        H.take_back_when_empty(state, seat, cid, log)
     state.combat = None
     end_combat_decisions(state)
     for seat, cid in sorted(c.card.items()):

@@ -138,11 +138,24 @@ def card_strength(state: GameState, c: Combat, seat: int, other: int) -> int:
     throne = state.tracks["iron_throne"]
     if cid == "stannis-baratheon" and throne.index(other) < throne.index(seat):
         value += 1
-    if cid == "ser-davos-seaworth" and "stannis-baratheon" in state.discards[seat]:
-        value += 1
-    if cid == "theon-greyjoy" and seat == c.defender and BOARD.areas[c.area].castle:
-        value += 1
-    return value
+    return value + _davos_theon(state, c, seat, cid)
+
+
+def _davos_theon(state: GameState, c: Combat, seat: int, cid: str) -> int:
+    """Ser Davos Seaworth (Stannis in the discard pile) and Theon Greyjoy (defending a castle or
+    stronghold) each add 1 to strength and 1 sword: 1 when either text holds, else 0."""
+    davos = cid == "ser-davos-seaworth" and "stannis-baratheon" in state.discards[seat]
+    theon = cid == "theon-greyjoy" and seat == c.defender and BOARD.areas[c.area].castle
+    return 1 if davos or theon else 0
+
+
+def take_back_when_empty(state: GameState, seat: int, last: str, log: Log) -> None:
+    """A house left without house cards takes its discard pile back, but the card it has just
+    given up (``last``), which stays there alone."""
+    if not state.hands[seat]:
+        state.hands[seat] = sorted(x for x in state.discards[seat] if x != last)
+        state.discards[seat] = [last]
+        log.say("{0} takes back its house cards", seat)
 
 
 def icons(state: GameState, seat: int) -> tuple[int, int]:
@@ -153,11 +166,7 @@ def icons(state: GameState, seat: int) -> tuple[int, int]:
     if cid is None:
         return 0, 0
     card = HOUSE_CARDS[cid]
-    swords, forts = card.swords, card.fortifications
-    if cid == "ser-davos-seaworth" and "stannis-baratheon" in state.discards[seat]:
-        swords += 1
-    if cid == "theon-greyjoy" and seat == c.defender and BOARD.areas[c.area].castle:
-        swords += 1
+    swords, forts = card.swords + _davos_theon(state, c, seat, cid), card.fortifications
     if cid == "asha-greyjoy" and not is_supported(state, c, seat):
         swords, forts = swords + 2, forts + 1
     if cid == "nymeria-sand":

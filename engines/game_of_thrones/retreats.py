@@ -183,9 +183,7 @@ def retreat_to(state: GameState, to: str, log: Log) -> None:
         # the retreating house chooses which units supply costs it, one at a time
         state.decisions.push(Decision("supply_loss", [c.loser], {"side": "defender", "to": to, "left": losses}))
         return
-    here = state.units.pop(c.area)
-    del state.owner[c.area]
-    state.orders.pop(c.area, None)
+    here = U.vacate(state, c.area)
     # units lost to supply without a choice: all alike, or all of them
     lost, kept = here[:losses], here[losses:]
     if lost:

@@ -18,9 +18,7 @@ def take_unit(state: GameState, area: str, kind: str) -> Unit:
     i = next(i for i, u in enumerate(us) if u.kind == kind and not u.routed)
     unit = us.pop(i)
     if not us:
-        del state.units[area]
-        del state.owner[area]
-        state.orders.pop(area, None)
+        vacate(state, area)
     return unit
 
 
@@ -29,9 +27,15 @@ def destroy(state: GameState, area: str, kind: str, *, routed_first: bool = Fals
     order = sorted(range(len(us)), key=lambda i: (us[i].kind != kind, us[i].routed != routed_first))
     us.pop(order[0])
     if not us:
-        del state.units[area]
-        del state.owner[area]
-        state.orders.pop(area, None)
+        vacate(state, area)
+
+
+def vacate(state: GameState, area: str) -> list[Unit]:
+    """Every unit leaves ``area``, and with them its holder and the order there; the units left."""
+    units = state.units.pop(area)
+    del state.owner[area]
+    state.orders.pop(area, None)
+    return units
 
 
 def enter(state: GameState, seat: int, area: str, kinds: list[str], log: Log,
