@@ -8,7 +8,8 @@ automatic end in the module of its phase (``planning``, ``marches``, ``combat``,
 ``abilities``, ``consolidate``, ``units``, ``bidding``, ``westeros``, ``wildlings``), gathered in
 ``kinds.py``; the rules themselves (control, supply, movement, strength …) are in ``rules.py``,
 refusals in ``refusals.py``, views and prompts in ``views.py``. This module is the top of the
-package: nothing in it imports it.
+package: of its modules only ``__init__`` imports it, and the phases receive the state, not the
+engine.
 
 >>> from engines.game_of_thrones import ENGINE
 >>> state = ENGINE.new_game(3, seed=7, options={})

@@ -2,13 +2,13 @@
 advance the wildling track by their icons (an attack at 12), then resolve the cards in deck
 order. Also Supply with its reconciling, Mustering for every house, the choices the
 dominance-token holders make, and the words of the phase's decisions (the rules named in
-refusals, the prompts), bidding's included (``bidding.py``: Clash of Kings and the wildling
-attacks, ``wildlings.py``, bid).
+refusals, the prompts), bidding's included (the bids themselves are in ``bidding.py``, for Clash
+of Kings and for the wildling attacks of ``wildlings.py``).
 
 The phase is a list of steps (``state.tasks``: this module's and the wildlings') run in order by
 the engine's flow; a step that needs a player pushes a decision, and the flow goes on when it is
-settled; when none is left, Planning begins. Each decision kind
-here has its moves (``MOVES``), its effect (``DO``) and, where it may settle itself, ``AUTO``.
+settled; when none is left, Planning begins. Each decision kind here has its moves (``MOVES``),
+its effect (``DO``) and, where it may settle itself, ``AUTO``.
 """
 
 from __future__ import annotations
