@@ -65,28 +65,7 @@ from engines.towers_of_babylon.components import (
 from engines.towers_of_babylon.state import ALWAYS, TOWER_TARGET, WHEN_ABLE, WINDOW_MODES, Minion, Player
 from engines.towers_of_babylon.state import State as GameState
 
-
-class BabylonMoves(MoveSchema):
-    """The kit's schema, plus the second shape of ``play``: from rules version 2, a play names the
-    Power Sources that pay (``pay``, a multiset of symbols) when there are several ways to pay;
-    with one way (or under version 1, where the engine chose) it names none."""
-
-    def __init__(self, *specs: MoveSpec, game: str) -> None:
-        super().__init__(*specs, game=game)
-        self.paid_play = MoveSchema(MoveSpec("play", card=INT, target=INT, pay=STR_LIST), game=game)
-
-    def make(self, type: str, **values: Any) -> Move:
-        if type == "play" and "pay" in values:
-            return self.paid_play.make(type, **values)
-        return super().make(type, **values)
-
-    def parse(self, move: Any) -> Move:
-        if isinstance(move, Mapping) and move.get("type") == "play" and "pay" in move:
-            return self.paid_play.parse(move)
-        return super().parse(move)
-
-
-MOVES = BabylonMoves(
+MOVES = MoveSchema(
     MoveSpec("deck", deck=STR),
     MoveSpec("add", card=STR, copies=INT),
     MoveSpec("clear"),
@@ -95,7 +74,11 @@ MOVES = BabylonMoves(
     MoveSpec("draw"),
     MoveSpec("offer", card=INT),
     MoveSpec("skip"),
-    MoveSpec("play", card=INT, target=INT),  # and with "pay": see BabylonMoves
+    MoveSpec("play", card=INT, target=INT),
+    # From rules version 2, a play names the Power Sources that pay (``pay``, a multiset of
+    # symbols) when there are several ways to pay; with one way (or under version 1, where the
+    # engine chose) it names none.
+    MoveSpec("play", card=INT, target=INT, pay=STR_LIST).when(lambda m: "pay" in m),
     MoveSpec("move", minion=INT, zone=STR),
     MoveSpec("build", minion=INT),
     MoveSpec("attack", minion=INT, target=INT),
