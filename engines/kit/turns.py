@@ -120,7 +120,7 @@ class Turn(Generic[S]):
 
     def __init__(self, *parts: Step | Phase, where: Callable[[S], str | None],
                  over: Callable[[S], bool], label: Callable[[S, int, Move], str],
-                 mark: Callable[[S, int, Move], Mapping[str, Any]] | None = None,
+                 mark: Callable[[S, int, Move], Mapping[str, Any] | None] | None = None,
                  anytime: tuple[str, ...] = (),
                  ended: Callable[[S], IllegalMove] = _ended,
                  waiting: Callable[[S, int, Step], IllegalMove] = _waiting,
