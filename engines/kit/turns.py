@@ -201,9 +201,12 @@ class Turn(Generic[S]):
         ``check`` of the move itself says (None: legal)."""
         if self.over(state):
             return self.ended(state)
-        step = self.step(state)
-        if step is None or seat not in self._seats[step.name](state):
-            return self.waiting(state, seat, step if step is not None else _NOWHERE)
+        name = self.where(state)  # not self.step: over was asked just now (every move comes here)
+        if name is None:
+            return self.waiting(state, seat, _NOWHERE)
+        step = self.steps[name]
+        if seat not in self._seats[name](state):
+            return self.waiting(state, seat, step)
         kind = move["type"]
         if kind not in step.moves and kind not in self.anytime:
             return self.elsewhere(state, seat, kind, step)
