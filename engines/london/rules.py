@@ -2,7 +2,8 @@
 
 Each ``_check_<move>`` returns ``None`` when the move is legal, else a ``Refusal`` naming the rule.
 ``legal_moves`` lists the candidate moves of the current step and keeps those whose check passes;
-``refusal`` runs the same check for ``play``. There is no other source of legality.
+``turn.check`` runs the same check for ``play``, once the turn (``turn.TURN``) has let the move
+through its frame (the step takes it). There is no other source of legality.
 """
 
 from __future__ import annotations

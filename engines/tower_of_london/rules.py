@@ -340,7 +340,8 @@ def begin_step(state: State) -> None:
 # -------------------------------------------------------------------------------- who is awaited
 def decision(state: State, seat: int) -> str | None:
     """What ``seat`` decides now: "pick", "place", "BACKSTAB" / "POISON" / "SWITCH", "keep",
-    or None when it is not awaited. Legal moves, refusals and prompts all read it."""
+    or None when it is not awaited. Legal moves read it; the turn (``turn.TURN``) says the same for
+    refusals and prompts."""
     phase = state.phase
     if phase == REVEAL:
         stage = state.stage
@@ -766,7 +767,7 @@ def apply_keeps(state: State, keeps: dict[int, list[int]], log: Log) -> None:
 
 # ------------------------------------------------------------------------------ legal moves
 def legal_moves(state: State, seat: int) -> list[Move]:
-    """Every legal move of ``seat`` now, in canonical form: the one source of legality (``refusal``
+    """Every legal move of ``seat`` now, in canonical form: the one source of legality (the turn's refusal
     refuses exactly the moves not listed here)."""
     now = decision(state, seat)
     if now is None:
