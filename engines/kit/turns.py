@@ -29,7 +29,7 @@ stay the kit's.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from operator import attrgetter
 from typing import Any, Generic, TypeVar
 
@@ -133,8 +133,8 @@ class Turn(Generic[S]):
                 self._add(part, None)
             else:
                 for step in part.steps:
-                    self._add(Step(step.name, step.moves, step.seats or part.seats, step.rule or part.rule,
-                                   step.doing, step.ask, step.extra, step.unlisted), part.name)
+                    self._add(replace(step, seats=step.seats or part.seats, rule=step.rule or part.rule),
+                              part.name)
         self.where = where
         self.over = over
         self.label = label
