@@ -88,6 +88,7 @@ class Stats:
     reconnects: int = 0
     failed_connects: int = 0  # connection attempts that failed (a process gone, a handshake refused)
     back: list[float] = field(default_factory=list)  # s from a drop to the seat's next view
+    reopened: list[float] = field(default_factory=list)  # s from a drop to the new socket's opening
 
     def error(self, kind: str) -> None:
         self.errors[kind] = self.errors.get(kind, 0) + 1
@@ -238,6 +239,7 @@ class Table:
                 code = None
                 continue
             b.stats.reconnects += 1
+            b.stats.reopened.append(time.perf_counter() - self.down_at[i])
             helper = asyncio.create_task(self.sync_if_silent(i, self.socks[i]))
             self.helpers.add(helper)
             helper.add_done_callback(self.helpers.discard)
@@ -475,18 +477,20 @@ class Bench:
             "moves_sent": self.stats.moves_sent_all, "drops": self.stats.drops,
             "drop_codes": {str(k): v for k, v in self.stats.drop_codes.items()},
             "reconnects": self.stats.reconnects, "failed_connects": self.stats.failed_connects,
+            **back_figures([x * 1000 for x in self.stats.reopened], "open"),
             **back_figures([x * 1000 for x in self.stats.back]),
             "seen": self.seen,
             **({"killed": self.killed} if self.killed else {}),
         }
 
 
-def back_figures(back_ms: list[float]) -> dict[str, float | None]:
-    """From a drop to the seat's next view: how long a player saw "reconnecting"."""
-    b = sorted(back_ms)
+def back_figures(ms: list[float], name: str = "back") -> dict[str, float | None]:
+    """From a drop to the new socket's opening ("open": what the next process took) or to the
+    seat's next view ("back": how long a player saw "reconnecting")."""
+    b = sorted(ms)
     if not b:
-        return {"back_p50_ms": None, "back_max_ms": None}
-    return {"back_p50_ms": round(b[len(b) // 2], 1), "back_max_ms": round(b[-1], 1)}
+        return {f"{name}_p50_ms": None, f"{name}_max_ms": None}
+    return {f"{name}_p50_ms": round(b[len(b) // 2], 1), f"{name}_max_ms": round(b[-1], 1)}
 
 
 def alive(server: Server) -> bool:
@@ -797,8 +801,9 @@ def print_result(r: dict[str, Any]) -> None:
     if r.get("drops") or r.get("reconnects") or r.get("killed"):
         killed = r.get("killed") or {}
         print(f"  sockets dropped {r['drops']} {r.get('drop_codes') or ''}, reconnected {r['reconnects']} "
-              f"(failed attempts {r.get('failed_connects')}), back with a view after p50 {r.get('back_p50_ms')} "
-              f"/ max {r.get('back_max_ms')} ms"
+              f"(failed attempts {r.get('failed_connects')}), open again after p50 {r.get('open_p50_ms')} / max "
+              f"{r.get('open_max_ms')} ms, back with a view after p50 {r.get('back_p50_ms')} / max "
+              f"{r.get('back_max_ms')} ms"
               + (f"; process {killed['process']} {'killed (-9)' if killed['signal'] == 'kill' else 'sent SIGTERM'}"
                  if killed else ""))
     check = r.get("moves_check")

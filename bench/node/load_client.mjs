@@ -69,7 +69,7 @@ process.on("exit", (code) => {
 const active = new Set(); // the tables being set up or played
 
 const stats = { measuring: false, done: 0, rtts: [], sent: [], errors: {}, stale: 0, finished: 0, timeline: [],
-  movesSent: 0, drops: 0, dropCodes: {}, reconnects: 0, failedConnects: 0, backMs: [] };
+  movesSent: 0, drops: 0, dropCodes: {}, reconnects: 0, failedConnects: 0, backMs: [], openMs: [] };
 let w0 = 0;
 let playing = false, stopping = false, draining = false;
 let lastViewAt = 0;
@@ -177,6 +177,7 @@ class Table {
       if (this.opened[i]) { this.opened[i](); this.opened[i] = null; }
       if (this.downAt[i]) {
         stats.reconnects++;
+        stats.openMs.push(performance.now() - this.downAt[i]);
         // The server sends a new socket its view at once; if none came, the seat asks for it.
         setTimeout(() => {
           if (this.socks[i] === ws && this.downAt[i] && ws.readyState === WebSocket.OPEN) {
@@ -351,10 +352,15 @@ setInterval(() => {
   tick = now;
 }, 10).unref();
 // From a drop to the seat's next view: how long a player saw "reconnecting".
+// From a drop to the new socket's opening (what the proxy or the next process took), and to the
+// seat's next view (what a player saw as "reconnecting").
 function backFigures() {
-  const b = stats.backMs.sort((x, y) => x - y);
-  if (!b.length) return { back_p50_ms: null, back_max_ms: null };
-  return { back_p50_ms: +b[Math.floor(0.5 * b.length)].toFixed(1), back_max_ms: +b[b.length - 1].toFixed(1) };
+  const fig = (xs, name) => {
+    const b = xs.sort((x, y) => x - y);
+    return { [`${name}_p50_ms`]: b.length ? +b[Math.floor(0.5 * b.length)].toFixed(1) : null,
+      [`${name}_max_ms`]: b.length ? +b[b.length - 1].toFixed(1) : null };
+  };
+  return { ...fig(stats.openMs, "open"), ...fig(stats.backMs, "back") };
 }
 let finish = () => {};
 const tables = Array.from({ length: TABLES }, () => new Table());
