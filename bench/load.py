@@ -12,12 +12,21 @@ REST), as the peer's harness does.
     .venv/bin/python bench/load.py --quick        # a few seconds; the test suite runs this
     .venv/bin/python bench/load.py --tables 900 --bot-tables 100 --think 5000   # bots beside humans
     .venv/bin/python bench/load.py --client node --game game_of_thrones --tables 500 --think 2500
+    .venv/bin/python bench/load.py --db postgres --processes 3 --kill-one-after 10   # a process killed
 
 A game's own seat count and engine come from GAMES below (A Game of Thrones: 6 seats, its
 engine hosted even where the server's default list does not name it).
 
 Prints tables, connections, offered and achieved moves/s, round trip p50/p95/p99/max, server
 CPU and RSS (after setup and peak), and errors; --out FILE appends the figures as one JSON line.
+
+A socket the server closes (or a connection cut) does not end the run: the seat reconnects, to
+the next process when there are several, and plays on from the view the new socket is sent.
+Drops (by close code), reconnects and the time from a drop to the new socket and to the seat's
+next view are printed, and after the window (and a drain: no new moves, every seat back) the
+moves stored per table are read from the database and checked against the seq each table's
+players were shown: none lost, none doubled, no gap. ``--kill-one-after SECONDS`` stops the last
+process that far into the window (``--kill-signal kill``: -9, a crash; ``term``: a graceful stop).
 
 With the Node client a canary (bench/host_canary.py) watches the machine's own speed in the
 window: the host's slow spells (a virtual machine's processors running many times slower for
