@@ -292,6 +292,7 @@ def upgrade(proxy_url: str) -> None:
           f"max {result['rtt_max_ms']}")
     assert stored == answered and (lost, doubled, gaps) == (0, 0, 0), "moves lost or doubled in the upgrade"
     assert result["reconnects"] >= result["drops"], "a dropped socket did not come back"
+    assert not odd and not errors, "the players met errors in the upgrade"
 
 
 if __name__ == "__main__":
