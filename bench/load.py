@@ -12,12 +12,21 @@ REST), as the peer's harness does.
     .venv/bin/python bench/load.py --quick        # a few seconds; the test suite runs this
     .venv/bin/python bench/load.py --tables 900 --bot-tables 100 --think 5000   # bots beside humans
     .venv/bin/python bench/load.py --client node --game game_of_thrones --tables 500 --think 2500
+    .venv/bin/python bench/load.py --db postgres --processes 3 --kill-one-after 10   # a process killed
 
 A game's own seat count and engine come from GAMES below (A Game of Thrones: 6 seats, its
 engine hosted even where the server's default list does not name it).
 
 Prints tables, connections, offered and achieved moves/s, round trip p50/p95/p99/max, server
 CPU and RSS (after setup and peak), and errors; --out FILE appends the figures as one JSON line.
+
+A socket the server closes (or a connection cut) does not end the run: the seat reconnects, to
+the next process when there are several, and plays on from the view the new socket is sent.
+Drops (by close code), reconnects and the time from a drop to the new socket and to the seat's
+next view are printed, and after the window (and a drain: no new moves, every seat back) the
+moves stored per table are read from the database and checked against the seq each table's
+players were shown: none lost, none doubled, no gap. ``--kill-one-after SECONDS`` stops the last
+process that far into the window (``--kill-signal kill``: -9, a crash; ``term``: a graceful stop).
 
 With the Node client a canary (bench/host_canary.py) watches the machine's own speed in the
 window: the host's slow spells (a virtual machine's processors running many times slower for
@@ -82,22 +91,55 @@ class Stats:
     stale: int = 0
     games_finished: int = 0
     bot_table_moves: int = 0  # moves the bot tables' human seats saw stored (any seat's)
+    moves_sent_all: int = 0  # every move sent, in the window or not
+    drops: int = 0  # open sockets the server closed, or whose connection was cut
+    drop_codes: dict[int, int] = field(default_factory=dict)
+    reconnects: int = 0
+    failed_connects: int = 0  # connection attempts that failed (a process gone, a handshake refused)
+    back: list[float] = field(default_factory=list)  # s from a drop to the seat's next view
+    reopened: list[float] = field(default_factory=list)  # s from a drop to the new socket's opening
 
     def error(self, kind: str) -> None:
         self.errors[kind] = self.errors.get(kind, 0) + 1
 
 
+FINAL_CLOSES = (4403, 4404)  # origin refused, no such seat: reconnecting cannot help
+RESTART = 1012  # the server is going away: reconnect at once, elsewhere
+TRY_AGAIN_LATER = 1013
+
+
+def reconnect_wait(code: int | None, tries: int) -> float:
+    """As the page (static/js/table.js), only quicker: at once after a restart's 1012, half a
+    second after 1013, otherwise 50 ms doubling up to 2 s."""
+    if code == RESTART and tries == 0:
+        return 0.0
+    if code == TRY_AGAIN_LATER:
+        return 0.5
+    return min(2.0, 0.05 * 2 ** tries) + random.uniform(0, 0.02)
+
+
 class Table:
+    """A table's seats, one socket each. A socket that closes is opened again, to the next
+    process when there are several, and the seat plays on from the view the server sends a new
+    socket: a move in flight at the drop was either stored (the view says so) or not (the seat
+    plays again at the same seq), never lost or doubled."""
+
     def __init__(self, bench: Bench, slot: int) -> None:
         self.bench = bench
         self.slot = slot
+        self.code = ""
         self.tokens: list[str] = []
         self.socks: list[Any] = []
         self.seen: list[int] = []
         self.sent_at: dict[int, float] = {}
         self.done = asyncio.Event()
+        self.abandoned = False  # a socket was closed for good (4404, 4403): a new table instead
         self.latest: list[tuple[int, list[dict[str, Any]]]] = []
         self.pending: list[asyncio.Task[None] | None] = []
+        self.up: list[bool] = []
+        self.at: list[int] = []  # the process each seat's socket uses
+        self.down_at: list[float] = []  # since when each seat has been away (0: it is not)
+        self.helpers: set[asyncio.Task[None]] = set()
         self.with_bots = slot >= bench.args.tables  # one client seat, the rest bots: not measured
 
     def kick(self) -> None:
@@ -108,93 +150,181 @@ class Table:
 
     async def create(self, http: list[httpx.AsyncClient]) -> None:
         b = self.bench
-        r = await http[0].post("/api/tables", json={"game": b.game, "name": NAMES[0], "options": {}})
-        r.raise_for_status()
-        found = r.json()
+        found = await b.post(http, "/api/tables", {"game": b.game, "name": NAMES[0], "options": {}})
+        self.code = found["code"]
         self.tokens = [found["seat_token"]]
         for _ in range(b.seats - 1 if self.with_bots else 0):
-            r = await http[0].post(f"/api/seats/{self.tokens[0]}/bots", json={"level": b.args.bot_level})
-            r.raise_for_status()
+            await b.post(http, f"/api/seats/{self.tokens[0]}/bots", {"level": b.args.bot_level})
         for i in range(1, 1 if self.with_bots else b.seats):
-            r = await http[0].post(f"/api/tables/{found['code']}/join", json={"name": NAMES[i]})
-            r.raise_for_status()
-            self.tokens.append(r.json()["seat_token"])
-        (await http[0].post(f"/api/seats/{self.tokens[0]}/start")).raise_for_status()
+            joined = await b.post(http, f"/api/tables/{found['code']}/join", {"name": NAMES[i]})
+            self.tokens.append(joined["seat_token"])
+        await b.post(http, f"/api/seats/{self.tokens[0]}/start", None)
+
+    async def open(self, i: int) -> None:
+        """One attempt at seat i's socket, on the process it uses now."""
+        b = self.bench
+        server = b.servers[self.at[i]]
+        # from many loopback addresses: the server takes at most 64 sockets per address
+        n = b.sockets_opened
+        b.sockets_opened += 1
+        local = f"127.0.{1 + n // 50 // 250 % 250}.{1 + n // 50 % 250}"
+        self.socks[i] = await websockets.connect(f"ws://{server.host}:{server.port}/ws/seats/{self.tokens[i]}",
+                                                 max_size=2**22, ping_interval=None, local_addr=(local, 0),
+                                                 open_timeout=5, close_timeout=1)
+        self.up[i] = True
 
     async def connect(self) -> None:
         b = self.bench
-        self.socks = []
-        for i, tok in enumerate(self.tokens):
-            server = b.servers[i * len(b.servers) // len(self.tokens)]  # seats split across processes
-            # from many loopback addresses: the server takes at most 64 sockets per address
-            n = b.sockets_opened
-            b.sockets_opened += 1
-            local = f"127.0.{1 + n // 50 // 250}.{1 + n // 50 % 250}"
-            self.socks.append(await websockets.connect(f"ws://127.0.0.1:{server.port}/ws/seats/{tok}",
-                                                       max_size=2**22, ping_interval=None, local_addr=(local, 0)))
-        self.seen = [-1] * len(self.tokens)
-        self.latest = [(-1, [])] * len(self.tokens)
-        self.pending = [None] * len(self.tokens)
+        k = len(self.tokens)
+        self.socks = [None] * k
+        self.up = [False] * k
+        self.down_at = [0.0] * k
+        self.at = [i * len(b.servers) // k for i in range(k)]  # seats split across processes
+        for i in range(k):
+            for tries in range(8):
+                try:
+                    await self.open(i)
+                    break
+                except (OSError, TimeoutError, websockets.WebSocketException):
+                    if tries == 7:
+                        raise
+                    b.stats.failed_connects += 1
+                    self.at[i] = (self.at[i] + 1) % len(b.servers)
+                    await asyncio.sleep(reconnect_wait(None, tries))
+        self.seen = [-1] * k
+        self.latest = [(-1, [])] * k
+        self.pending = [None] * k
 
     async def run(self) -> None:
         await asyncio.gather(*(self.reader(i) for i in range(len(self.socks))))
 
+    def settled(self) -> bool:
+        return all(self.up)
+
     async def reader(self, i: int) -> None:
         b = self.bench
-        sock = self.socks[i]
-        try:
-            async for raw in sock:
-                msg = orjson.loads(raw)
-                kind = msg["type"]
-                if kind == "view":
-                    seq = msg["seq"]
-                    if self.with_bots and b.stats.measuring and self.seen[i] >= 0:
-                        b.stats.bot_table_moves += max(0, seq - self.seen[i])
-                    self.seen[i] = seq
-                    if self.with_bots:
-                        self.sent_at.clear()
-                    elif seq in self.sent_at and all(s >= seq for s in self.seen):
-                        sent = self.sent_at.pop(seq)
-                        if b.stats.measuring:
-                            b.stats.rtts.append(time.perf_counter() - sent)
-                            b.stats.moves_done += 1
-                    if msg["status"] == "finished":
-                        if i == 0:
-                            b.stats.games_finished += 1
-                            self.done.set()
-                        return
-                    moves = moves_of(msg)
-                    self.latest[i] = (seq, moves)
-                    old = self.pending[i]
-                    if old is not None and not old.done():
-                        old.cancel()
-                    self.pending[i] = None
-                    if moves and b.playing.is_set():
-                        self.pending[i] = asyncio.create_task(self.move(i, seq, moves))
-                elif kind == "error":
-                    if msg["error"] == "stale":
-                        b.stats.stale += 1
-                    else:
-                        b.stats.error(msg["error"])
-        except websockets.ConnectionClosed:
-            if not b.stopping:
-                b.stats.error("disconnect")
+        while True:
+            sock = self.socks[i]
+            try:
+                async for raw in sock:
+                    if self.on_message(i, orjson.loads(raw)):
+                        return  # finished
+                code = sock.close_code
+            except websockets.ConnectionClosed as exc:
+                code = exc.rcvd.code if exc.rcvd else None
+            if b.stopping or self.done.is_set():
+                return
+            if not await self.reconnect(i, code):
+                return
+
+    async def reconnect(self, i: int, code: int | None) -> bool:
+        """Seat i's socket closed: counted, and opened again (False: closed for good)."""
+        b = self.bench
+        self.up[i] = False
+        old = self.pending[i]
+        if old is not None and not old.done():
+            old.cancel()
+        self.pending[i] = None
+        self.sent_at.clear()  # a round trip across a drop is not the server's: none timed until all are back
+        if code in FINAL_CLOSES:
+            b.stats.error(f"closed_{code}")
+            self.abandoned = True
+            self.done.set()
+            return False
+        b.stats.drops += 1
+        b.stats.drop_codes[code or 1006] = b.stats.drop_codes.get(code or 1006, 0) + 1
+        self.down_at[i] = time.perf_counter()
+        tries = 0
+        while not b.stopping:
+            self.at[i] = (self.at[i] + 1) % len(b.servers)
+            await asyncio.sleep(reconnect_wait(code, tries))
+            tries += 1
+            try:
+                await self.open(i)
+            except (OSError, TimeoutError, websockets.WebSocketException) as exc:
+                b.stats.failed_connects += 1
+                if isinstance(exc, websockets.InvalidStatus):
+                    b.stats.error(f"handshake_{exc.response.status_code}")
+                code = None
+                continue
+            b.stats.reconnects += 1
+            b.stats.reopened.append(time.perf_counter() - self.down_at[i])
+            helper = asyncio.create_task(self.sync_if_silent(i, self.socks[i]))
+            self.helpers.add(helper)
+            helper.add_done_callback(self.helpers.discard)
+            return True
+        return False
+
+    async def sync_if_silent(self, i: int, sock: Any) -> None:
+        """The server sends a new socket its view at once; if none came in 2 s, the seat asks."""
+        await asyncio.sleep(2)
+        if self.socks[i] is sock and self.down_at[i]:
+            with contextlib.suppress(websockets.ConnectionClosed):
+                await sock.send('{"type":"sync"}')
+
+    def on_message(self, i: int, msg: dict[str, Any]) -> bool:
+        """True once the game is finished."""
+        b = self.bench
+        kind = msg["type"]
+        if kind == "view":
+            seq = msg["seq"]
+            now = time.perf_counter()
+            if self.down_at[i]:
+                b.stats.back.append(now - self.down_at[i])
+                self.down_at[i] = 0.0
+            if not self.with_bots:  # the bots' tables play on by themselves: not drained, not checked
+                b.last_view_at = now
+                if b.seen.get(self.code, -1) < seq:
+                    b.seen[self.code] = seq
+            if self.with_bots and b.stats.measuring and self.seen[i] >= 0:
+                b.stats.bot_table_moves += max(0, seq - self.seen[i])
+            self.seen[i] = seq
+            if self.with_bots:
+                self.sent_at.clear()
+            elif seq in self.sent_at and all(s >= seq for s in self.seen):
+                sent = self.sent_at.pop(seq)
+                if b.stats.measuring:
+                    b.stats.rtts.append(now - sent)
+                    b.stats.moves_done += 1
+            if msg["status"] == "finished":
+                if i == 0:
+                    b.stats.games_finished += 1
+                    self.done.set()
+                return True
+            moves = moves_of(msg)
+            self.latest[i] = (seq, moves)
+            old = self.pending[i]
+            if old is not None and not old.done():
+                old.cancel()
+            self.pending[i] = None
+            if moves and b.playing.is_set() and not b.draining:
+                self.pending[i] = asyncio.create_task(self.move(i, seq, moves))
+        elif kind == "error":
+            if msg["error"] == "stale":
+                b.stats.stale += 1
+            else:
+                b.stats.error(msg["error"])
+        return False
 
     async def move(self, i: int, seq: int, moves: list[dict[str, Any]]) -> None:
         b = self.bench
         if b.think:
             await asyncio.sleep(b.think * random.uniform(0.5, 1.5))
-        if b.stopping:
-            return
-        self.sent_at.setdefault(seq + 1, time.perf_counter())
+        if b.stopping or b.draining or not self.up[i]:
+            return  # away: the view a new socket brings says what to play, at which seq
+        if all(self.up):
+            self.sent_at.setdefault(seq + 1, time.perf_counter())
         if b.stats.measuring:
             b.stats.moves_sent += 1
-        await self.socks[i].send(orjson.dumps({"type": "move", "seq": seq, "move": random.choice(moves)}).decode())
+        b.stats.moves_sent_all += 1
+        with contextlib.suppress(websockets.ConnectionClosed):  # the reader sees the drop
+            await self.socks[i].send(orjson.dumps({"type": "move", "seq": seq, "move": random.choice(moves)}).decode())
 
     async def close(self) -> None:
         for s in self.socks:
-            with contextlib.suppress(Exception):
-                await s.close()
+            if s is not None:
+                with contextlib.suppress(Exception):
+                    await s.close()
 
 
 class Bench:
@@ -209,6 +339,29 @@ class Bench:
         self.stopping = False
         self.tables: dict[int, Table] = {}
         self.sockets_opened = 0
+        self.draining = False
+        self.last_view_at = 0.0
+        self.seen: dict[str, int] = {}  # each table's last seq seen by any of its seats
+        self.killed: dict[str, Any] | None = None
+
+    async def post(self, http: list[httpx.AsyncClient], path: str, body: Any) -> Any:
+        """POST, tried again (up to 5 times, 50 ms doubling) at the next process when one fails
+        or answers 5xx: a process that is gone does not stop the run."""
+        for attempt in range(6):
+            client = http[attempt % len(http)]
+            try:
+                r = await client.post(path, json=body)
+            except httpx.TransportError:
+                self.stats.error("http_network")
+            else:
+                if r.status_code < 500:
+                    r.raise_for_status()
+                    return r.json()
+                self.stats.error(f"http_{r.status_code}")
+            if attempt == 5:
+                raise httpx.HTTPError(f"{path}: no process answered")
+            await asyncio.sleep(0.05 * 2 ** attempt)
+        raise AssertionError("unreachable")
 
     async def lifecycle(self, slot: int, http: list[httpx.AsyncClient], sem: asyncio.Semaphore,
                         ready: asyncio.Event | None) -> None:
@@ -249,7 +402,8 @@ class Bench:
         tasks = [asyncio.create_task(self.lifecycle(i, http, sem, readies[i])) for i in range(a.tables + a.bot_tables)]
         await asyncio.gather(*(r.wait() for r in readies))
         setup_s = time.perf_counter() - t0
-        rss_setup = sum(s.rss_mb() for s in self.servers)
+        meter = Meter(self.servers)
+        rss_setup = meter.rss()
         # The client's own collector, as the server's (app/parlour.py): thousands of sockets and
         # tables set up are kept out of its passes, so its pauses are not counted as round trips.
         gc.collect()
@@ -268,23 +422,35 @@ class Bench:
                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         for c in http:
             await c.post("/api/stats/reset")
-        cpu0 = sum(s.cpu_seconds() for s in self.servers)
+        cpu0 = meter.cpu()
         client0 = resource.getrusage(resource.RUSAGE_SELF)
         w0 = time.perf_counter()
         self.stats.measuring = True
+        kill_at = None if a.kill_one_after is None else w0 + a.kill_one_after
         peak = rss_setup
         end = w0 + a.duration
         while time.perf_counter() < end:
-            await asyncio.sleep(min(1.0, end - time.perf_counter()))
-            peak = max(peak, sum(s.rss_mb() for s in self.servers))
+            wake = end if kill_at is None or self.killed else min(end, kill_at)
+            await asyncio.sleep(max(0.0, min(1.0, wake - time.perf_counter())))
+            if kill_at is not None and not self.killed and time.perf_counter() >= kill_at:
+                self.killed = await asyncio.to_thread(kill_one, self.servers, a.kill_signal)
+            peak = max(peak, meter.rss())
         self.stats.measuring = False
         window = time.perf_counter() - w0
         if profiler is not None:
             profiler.wait(30)
-        cpu = sum(s.cpu_seconds() for s in self.servers) - cpu0
+        cpu = meter.cpu() - cpu0
         client1 = resource.getrusage(resource.RUSAGE_SELF)
         client_cpu = (client1.ru_utime - client0.ru_utime) + (client1.ru_stime - client0.ru_stime)
-        server_stats = [(await c.get("/api/stats")).json() for c in http]
+        server_stats = [(await c.get("/api/stats")).json() for c, s in zip(http, self.servers, strict=True) if alive(s)]
+        # The drain: no new moves; once every seat is connected and no view has come for 300 ms
+        # (10 s at most), each table's last seq seen is what its players were shown stored.
+        self.draining = True
+        drain_end = time.perf_counter() + 10
+        while time.perf_counter() < drain_end and (
+                any(not t.settled() for t in self.tables.values())
+                or time.perf_counter() - self.last_view_at < 0.3):
+            await asyncio.sleep(0.05)
         self.stopping = True
         for t in tasks:
             t.cancel()
@@ -317,7 +483,63 @@ class Bench:
             **({"bot_tables": a.bot_tables, "bot_level": a.bot_level,
                 "bot_table_moves_s": round(self.stats.bot_table_moves / window, 1),
                 "bots": server_stats[0].get("bots")} if a.bot_tables else {}),
+            "moves_sent": self.stats.moves_sent_all, "drops": self.stats.drops,
+            "drop_codes": {str(k): v for k, v in self.stats.drop_codes.items()},
+            "reconnects": self.stats.reconnects, "failed_connects": self.stats.failed_connects,
+            **back_figures([x * 1000 for x in self.stats.reopened], "open"),
+            **back_figures([x * 1000 for x in self.stats.back]),
+            "seen": self.seen,
+            **({"killed": self.killed} if self.killed else {}),
         }
+
+
+def back_figures(ms: list[float], name: str = "back") -> dict[str, float | None]:
+    """From a drop to the new socket's opening ("open": what the next process took) or to the
+    seat's next view ("back": how long a player saw "reconnecting")."""
+    b = sorted(ms)
+    if not b:
+        return {f"{name}_p50_ms": None, f"{name}_max_ms": None}
+    return {f"{name}_p50_ms": round(b[len(b) // 2], 1), f"{name}_max_ms": round(b[-1], 1)}
+
+
+def alive(server: Server) -> bool:
+    return server.proc is not None and server.proc.poll() is None
+
+
+class Meter:
+    """The server processes' CPU and RSS summed, a process that is gone (--kill-one-after)
+    counting for its last CPU seen and no memory."""
+
+    def __init__(self, servers: list[Server]) -> None:
+        self.servers = servers
+        self.last_cpu: dict[int, float] = {}
+
+    def cpu(self) -> float:
+        for i, s in enumerate(self.servers):
+            with contextlib.suppress(OSError, AssertionError):
+                self.last_cpu[i] = s.cpu_seconds()
+        return sum(self.last_cpu.values())
+
+    def rss(self) -> float:
+        total = 0.0
+        for s in self.servers:
+            with contextlib.suppress(OSError, AssertionError):
+                total += s.rss_mb()
+        return total
+
+
+def kill_one(servers: list[Server], how: str) -> dict[str, Any]:
+    """The last process, killed (SIGKILL: sockets cut, moves in flight wherever they were) or
+    stopped (SIGTERM: the server's graceful shutdown, its sockets closed with 1012)."""
+    victim = servers[-1]
+    t0 = time.perf_counter()
+    if how == "kill":
+        victim.kill()
+    else:
+        victim.stop()
+    print(f"load: process {len(servers) - 1} ({victim.address}) {'killed (-9)' if how == 'kill' else 'sent SIGTERM'}; "
+          f"gone after {1000 * (time.perf_counter() - t0):.0f} ms", file=sys.stderr)
+    return {"process": len(servers) - 1, "signal": how, "exit_ms": round(1000 * (time.perf_counter() - t0))}
 
 
 NODE_CLIENT = Path(__file__).resolve().parent / "node"
@@ -353,10 +575,15 @@ def run_node_client(a: argparse.Namespace, servers: list[Server]) -> dict[str, A
     sampling = threading.Event()
     peak = [0.0]
     rss_setup = 0.0
+    meter = Meter(servers)
+    killed: dict[str, Any] = {}
+    killer = None
+    if a.kill_one_after is not None:
+        killer = threading.Timer(a.kill_one_after, lambda: killed.update(kill_one(servers, a.kill_signal)))
 
     def sample() -> None:
         while not sampling.wait(1.0):
-            peak[0] = max(peak[0], sum(s.rss_mb() for s in servers))
+            peak[0] = max(peak[0], meter.rss())
 
     sampler = threading.Thread(target=sample, daemon=True)
     canary = Canary()
@@ -366,18 +593,20 @@ def run_node_client(a: argparse.Namespace, servers: list[Server]) -> dict[str, A
         if line == "WINDOW_START":
             for s in servers:
                 httpx.post(f"{s.base}/api/stats/reset", timeout=60)
-            rss_setup = sum(s.rss_mb() for s in servers)
+            rss_setup = meter.rss()
             peak[0] = rss_setup
             if a.profile:
                 subprocess.Popen([py_spy(), "record", "--pid", str(servers[0].proc.pid), "--duration",
                                   str(int(a.duration)), "--format", "speedscope", "--output", a.profile,
                                   "--rate", "200"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-            cpu0 = sum(s.cpu_seconds() for s in servers)
+            cpu0 = meter.cpu()
             w0 = time.perf_counter()
             sampler.start()
             canary.start()
+            if killer is not None:
+                killer.start()
         elif line == "WINDOW_END":
-            cpu = sum(s.cpu_seconds() for s in servers) - cpu0
+            cpu = meter.cpu() - cpu0
             window = time.perf_counter() - w0
             sampling.set()
             canary.stop()
@@ -387,8 +616,13 @@ def run_node_client(a: argparse.Namespace, servers: list[Server]) -> dict[str, A
         elif line:  # anything else the client says (--node-option=--trace-gc, say) is shown
             print(line, file=sys.stderr)
     proc.wait()
+    if killer is not None:
+        killer.cancel()
+        killer.join()
     if proc.returncode != 0 or not result:
         raise RuntimeError("the Node load client failed")
+    if killed:
+        result["killed"] = killed
     result.update(host_figures(canary, rtts))
     shutil.rmtree(rtts.parent, ignore_errors=True)
     offered = "max" if not a.think else round(a.tables / (a.think / 1000), 1)
@@ -448,6 +682,11 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     p.add_argument("--timeline", action="store_true",
                    help="print the moves done and the slowest round trip of every second (Node client)")
     p.add_argument("--profile", help="py-spy the (first) server during the window into this file (.svg/.json)")
+    p.add_argument("--kill-one-after", type=float, metavar="SECONDS",
+                   help="this long into the window, stop the last server process (--kill-signal): its sockets "
+                        "reconnect to the others; drops, reconnects and the stored moves' check are reported")
+    p.add_argument("--kill-signal", choices=("kill", "term"), default="kill",
+                   help="kill: SIGKILL (-9, a crash); term: SIGTERM (a graceful stop, sockets closed with 1012)")
     a = p.parse_args(argv)
     seats, engine_path = GAMES.get(a.game, (4, None))
     if a.seats is None:
@@ -460,6 +699,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         p.error("--bot-tables needs the Python client")
     if a.db == "sqlite" and a.processes != 1:
         p.error("several processes need --db postgres")
+    if a.kill_one_after is not None and a.processes < 2:
+        p.error("--kill-one-after needs --processes 2 or more")
     _soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (min(20000, hard), hard))
     if a.client == "python" and not a.no_pin and hasattr(os, "sched_setaffinity") and (os.cpu_count() or 1) > 1:
@@ -486,6 +727,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                                   core=None if a.no_pin else 0, quiet=True,
                                   extra_env={} if a.no_pin else {"BOT_CPUS": "1"}).start(timeout=300))
         result = run_node_client(a, servers) if a.client == "node" else asyncio.run(Bench(a, servers).run())
+        result["moves_check"] = check_moves(db_url, result.pop("seen", None) or {})
     finally:
         for s in servers:
             s.stop()
@@ -497,6 +739,35 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         with open(a.out, "a", encoding="utf-8") as fh:
             fh.write(json.dumps(result) + "\n")
     return result
+
+
+def check_moves(db_url: str, seen: dict[str, int]) -> dict[str, int]:
+    """The moves stored for every table the client played, against what its players were shown
+    (each table's last seq seen, after the drain): a table's seqs must be 1..n with none twice,
+    and n the seq its players saw. lost: moves shown stored and not there; unanswered: stored and never
+    shown; doubled: rows sharing a seq; gaps: seqs missing below the last."""
+    from sqlalchemy import create_engine, text
+
+    engine = create_engine(db_url.replace("sqlite+aiosqlite:", "sqlite:", 1))
+    try:
+        with engine.connect() as conn:
+            rows = {r[0]: r[1:] for r in conn.execute(text(
+                "SELECT t.code, COUNT(m.id), COUNT(DISTINCT m.seq), MAX(m.seq) "
+                "FROM tables t LEFT JOIN moves m ON m.table_id = t.id GROUP BY t.id, t.code"))}
+    finally:
+        engine.dispose()
+    out = {"tables": 0, "moves_stored": 0, "moves_answered": 0, "lost": 0, "unanswered": 0, "doubled": 0, "gaps": 0}
+    for code, answered in seen.items():
+        count, distinct, high = rows.get(code, (0, 0, None))
+        top = high or 0
+        out["tables"] += 1
+        out["moves_stored"] += distinct
+        out["moves_answered"] += answered
+        out["lost"] += max(0, answered - distinct)
+        out["unanswered"] += max(0, distinct - answered)
+        out["doubled"] += count - distinct
+        out["gaps"] += top - distinct
+    return out
 
 
 def print_result(r: dict[str, Any]) -> None:
@@ -536,6 +807,19 @@ def print_result(r: dict[str, Any]) -> None:
         if away:
             print(f"    round trips away from them ({away['moves']} of {away['of']}) ms: p50 {away['p50_ms']} "
                   f"p95 {away['p95_ms']} p99 {away['p99_ms']} max {away['max_ms']}")
+    if r.get("drops") or r.get("reconnects") or r.get("killed"):
+        killed = r.get("killed") or {}
+        print(f"  sockets dropped {r['drops']} {r.get('drop_codes') or ''}, reconnected {r['reconnects']} "
+              f"(failed attempts {r.get('failed_connects')}), open again after p50 {r.get('open_p50_ms')} / max "
+              f"{r.get('open_max_ms')} ms, back with a view after p50 {r.get('back_p50_ms')} / max "
+              f"{r.get('back_max_ms')} ms"
+              + (f"; process {killed['process']} {'killed (-9)' if killed['signal'] == 'kill' else 'sent SIGTERM'}"
+                 if killed else ""))
+    check = r.get("moves_check")
+    if check:
+        print(f"  stored moves checked on {check['tables']} tables: {check['moves_stored']} stored, "
+              f"{check['moves_answered']} answered; lost {check['lost']}, doubled {check['doubled']}, "
+              f"gaps {check['gaps']}, stored but never answered {check['unanswered']}")
     if r.get("timeline"):
         print("  second by second (moves done, slowest round trip ms): "
               + " ".join(f"{n}/{ms:g}" for n, ms in r["timeline"]))

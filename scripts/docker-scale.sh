@@ -6,15 +6,22 @@
 # replica in turn) under play with no move lost, seat tokens kept out of the proxy's access log.
 # By hand, not in CI (it needs Docker and compose). Leaves nothing behind but the built images.
 #   bash scripts/docker-scale.sh            (REPLICAS=3 PORT=18090 by default)
+#   bash scripts/docker-scale.sh upgrade    the zero-downtime upgrade rehearsed instead: a new image
+#        (the same code, built with another label: a distinct image id), then, while the load client
+#        plays 12 tables through the proxy, scripts/docker-upgrade.sh replaces the replicas one at a
+#        time; the moves stored must be the moves answered, and the proxy's answers are counted.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-NAME=parlour-scale
+MODE=${1:-smoke}
+NAME=${COMPOSE_PROJECT_NAME:-parlour-scale}
 REPLICAS=${REPLICAS:-3}
 PORT=${PORT:-18090}
 TOKEN=scale-smoke-$RANDOM$RANDOM
 PY=python3
 [ -x .venv/bin/python ] && PY=.venv/bin/python   # needs the websockets package
-compose() { PORT=$PORT STATS_TOKEN=$TOKEN docker compose -p "$NAME" "$@"; }
+# exported: scripts/docker-upgrade.sh (run by the upgrade mode) must see the stack's own settings
+export COMPOSE_PROJECT_NAME=$NAME PORT TOKEN STATS_TOKEN=$TOKEN
+compose() { docker compose "$@"; }
 cleanup() { compose down -v >/dev/null 2>&1 || true; }
 trap cleanup EXIT
 say() { printf '\n== %s\n' "$*"; }
@@ -37,6 +44,23 @@ for c in $(compose ps -q parlour); do
   ip=$(docker inspect -f '{{range .NetworkSettings.Networks}}{{.IPAddress}}{{end}}' "$c")
   replicas+=("$name=$ip:8000")
 done
+
+if [ "$MODE" = upgrade ]; then
+  image=$(docker inspect -f '{{.Config.Image}}' "$(compose ps -q parlour | head -n1)")
+  old_id=$(docker image inspect -f '{{.Id}}' "$image")
+  say "a new image: the same code, built again with another label"
+  docker build -q --label "org.opencontainers.image.revision=upgrade-rehearsal-$(date +%s)" -t "$image" . >/dev/null
+  new_id=$(docker image inspect -f '{{.Id}}' "$image")
+  echo "$image: ${old_id:7:12} -> ${new_id:7:12}"
+  [ "$old_id" != "$new_id" ] || { echo "the new image is the old one" >&2; exit 1; }
+  say "the upgrade under play, through the proxy"
+  "$PY" scripts/scale_smoke.py upgrade "http://127.0.0.1:$PORT"
+  for c in $(compose ps -q parlour); do
+    [ "$(docker inspect -f '{{.Image}}' "$c")" = "$new_id" ] || { echo "a replica still runs the old image" >&2; exit 1; }
+  done
+  say "all good"
+  exit 0
+fi
 
 say "players through the proxy"
 "$PY" scripts/scale_smoke.py "http://127.0.0.1:$PORT" "$TOKEN" "${replicas[@]}"

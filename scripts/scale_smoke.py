@@ -4,16 +4,30 @@ made through one replica shown at once to seats connected to others, and a rolli
 every replica (`docker restart`, i.e. SIGTERM) under play that loses no move.
 
     python scripts/scale_smoke.py PROXY_URL STATS_TOKEN CONTAINER=ADDRESS ...
+
+With `upgrade` (scripts/docker-scale.sh upgrade), the zero-downtime upgrade rehearsed under play:
+the Node load client (bench/node/load_client.mjs) plays tables through the proxy while
+scripts/docker-upgrade.sh replaces the replicas by the new image one at a time; then the moves
+stored (read in the database's container) are checked against those the players were answered,
+and the proxy's access log is read for any answer that was not 2xx (or 101, a websocket's).
+
+    python scripts/scale_smoke.py upgrade PROXY_URL
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import os
+import signal
 import subprocess
 import sys
+import threading
 import time
 import urllib.request
+from collections import Counter
+from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
 import websockets
@@ -169,5 +183,120 @@ async def main(proxy_url: str, token: str, pairs: list[str]) -> None:
     print("scale smoke: all good")
 
 
+ROOT = Path(__file__).resolve().parent.parent
+NODE_CLIENT = ROOT / "bench" / "node"
+TABLES, SEATS = 12, 4
+"""12 tables of London, 48 sockets: through the proxy every socket comes from one address (the
+proxy's), and a replica takes at most 64 sockets per address, so all of them fit on one."""
+
+
+def compose(*args: str) -> str:
+    return subprocess.run(["docker", "compose", *args], check=True, capture_output=True, text=True).stdout
+
+
+def stored_moves(since: datetime, until: datetime) -> tuple[dict[str, tuple[int, int, int]], int]:
+    """Per table code: rows, distinct seqs, the last seq; and the moves stored between the two times."""
+    def psql(sql: str) -> str:
+        return compose("exec", "-T", "db", "psql", "-U", "parlour", "-d", "parlour", "-At", "-F", " ", "-c", sql)
+
+    rows = {}
+    for line in psql("SELECT t.code, COUNT(m.id), COUNT(DISTINCT m.seq), COALESCE(MAX(m.seq), 0) "
+                     "FROM tables t LEFT JOIN moves m ON m.table_id = t.id GROUP BY t.id, t.code").splitlines():
+        code, count, distinct, top = line.split()
+        rows[code] = (int(count), int(distinct), int(top))
+    stamp = "%Y-%m-%d %H:%M:%S.%f"
+    during = int(psql(f"SELECT COUNT(*) FROM moves WHERE created_at BETWEEN '{since.strftime(stamp)}' "
+                      f"AND '{until.strftime(stamp)}'").strip())
+    return rows, during
+
+
+def proxy_statuses(since: datetime) -> tuple[Counter[int], int]:
+    """The statuses of the proxy's answers (its access log, JSON lines) since then, and the
+    websockets it passed (logged when they close, with the status 101, or 0 in Caddy 2.6)."""
+    out = compose("logs", "--no-log-prefix", "--since", since.strftime("%Y-%m-%dT%H:%M:%S.%fZ"), "proxy")
+    seen: Counter[int] = Counter()
+    sockets = 0
+    for line in out.splitlines():
+        start = line.find("{")  # compose may put a terminal control sequence before each line
+        if start >= 0 and '"status"' in line:
+            entry = json.loads(line[start:])
+            if "request" not in entry:
+                continue
+            if entry["request"].get("uri", "").startswith("/ws/") and entry["status"] in (0, 101):
+                sockets += 1
+            else:
+                seen[int(entry["status"])] += 1
+    return seen, sockets
+
+
+def upgrade(proxy_url: str) -> None:
+    if not (NODE_CLIENT / "node_modules" / "ws").exists():
+        subprocess.run(["npm", "install", "--no-audit", "--no-fund", "--silent"], cwd=NODE_CLIENT, check=True)
+    began = datetime.now(UTC).replace(tzinfo=None)
+    client = subprocess.Popen(
+        ["node", str(NODE_CLIENT / "load_client.mjs"), "--urls", proxy_url.rstrip("/"), "--tables", str(TABLES),
+         "--seats", str(SEATS), "--think", "500", "--game", "london", "--duration", "3600", "--warmup", "3",
+         "--stall", "60"], stdout=subprocess.PIPE, text=True)
+    assert client.stdout is not None
+    lines: list[str] = []
+    windowed = threading.Event()
+
+    def read() -> None:
+        assert client.stdout is not None
+        for line in client.stdout:
+            lines.append(line.strip())
+            if line.strip() == "WINDOW_START":
+                windowed.set()
+
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+    if not windowed.wait(120):
+        client.kill()
+        raise SystemExit("the load client did not get its tables going through the proxy")
+    time.sleep(5)
+    print(f"{TABLES} tables of London ({TABLES * SEATS} sockets) playing through the proxy; upgrading")
+    sys.stdout.flush()
+    t0 = datetime.now(UTC).replace(tzinfo=None)
+    rolled = subprocess.run(["bash", str(ROOT / "scripts" / "docker-upgrade.sh")], env={**os.environ, "BUILD": "0"})
+    t1 = datetime.now(UTC).replace(tzinfo=None)
+    time.sleep(5)
+    client.send_signal(signal.SIGTERM)  # the client ends its window, drains and prints its figures
+    client.wait(60)
+    reader.join(10)
+    if rolled.returncode != 0:
+        raise SystemExit("the upgrade failed")
+    result = next((json.loads(ln) for ln in reversed(lines) if ln.startswith("{")), None)
+    if client.returncode != 0 or result is None:
+        raise SystemExit(f"the load client failed (exit {client.returncode})")
+    seen: dict[str, int] = result["seen"]
+    rows, during = stored_moves(t0, t1)
+    stored = sum(rows.get(code, (0, 0, 0))[1] for code in seen)
+    answered = sum(seen.values())
+    lost = sum(max(0, a - rows.get(code, (0, 0, 0))[1]) for code, a in seen.items())
+    unanswered = sum(max(0, rows.get(code, (0, 0, 0))[1] - a) for code, a in seen.items())
+    doubled = sum(rows.get(code, (0, 0, 0))[0] - rows.get(code, (0, 0, 0))[1] for code in seen)
+    gaps = sum(rows.get(code, (0, 0, 0))[2] - rows.get(code, (0, 0, 0))[1] for code in seen)
+    statuses, sockets = proxy_statuses(began)
+    odd = {k: v for k, v in sorted(statuses.items()) if not 200 <= k < 300}
+    errors = result["error_kinds"]
+    print(f"upgrade under play ({(t1 - t0).total_seconds():.1f} s, {during} moves stored meanwhile): "
+          f"{len(seen)} tables, {stored} moves stored, {answered} answered; lost {lost}, doubled {doubled}, "
+          f"gaps {gaps}, stored but never answered {unanswered}")
+    print(f"sockets dropped {result['drops']} {result['drop_codes']}, reconnected {result['reconnects']} "
+          f"(failed attempts {result['failed_connects']}), open again after p50 {result['open_p50_ms']} / max "
+          f"{result['open_max_ms']} ms, back with a view after p50 {result['back_p50_ms']} / "
+          f"max {result['back_max_ms']} ms; stale answers {result['stale_retries']}; client errors {errors or 'none'}")
+    print(f"the proxy's answers since the load began: {dict(sorted(statuses.items()))} and {sockets} websockets; "
+          f"not 2xx: "
+          f"{odd or 'none'}; round trip ms p50 {result['rtt_p50_ms']} p99 {result['rtt_p99_ms']} "
+          f"max {result['rtt_max_ms']}")
+    assert stored == answered and (lost, doubled, gaps) == (0, 0, 0), "moves lost or doubled in the upgrade"
+    assert result["reconnects"] >= result["drops"], "a dropped socket did not come back"
+    assert not odd and not errors, "the players met errors in the upgrade"
+
+
 if __name__ == "__main__":
-    asyncio.run(main(sys.argv[1], sys.argv[2], sys.argv[3:]))
+    if sys.argv[1] == "upgrade":
+        upgrade(sys.argv[2])
+    else:
+        asyncio.run(main(sys.argv[1], sys.argv[2], sys.argv[3:]))

@@ -5,9 +5,23 @@
 // view. Prints "WINDOW_START" and "WINDOW_END" lines (the orchestrator samples the server's CPU
 // there), then one JSON line of figures.
 //
+// A socket the server closes, or a connection cut, is not the end of the run: the seat
+// reconnects as the page does (static/js/table.js), to the next address when several are given
+// (another process; through a proxy, the same address reaches another replica), after a short
+// wait (1012, the server going away: at once; 1013, try again later: half a second; otherwise
+// doubling from 50 ms up to 2 s). The server sends a new socket the table and the seat's view
+// at once (a "sync" is asked only if none came within 2 s), and the seat plays on from that
+// view's seq: a move that was in flight when the socket closed was either stored (the view
+// says so, and the seat is no longer awaited there) or not (the seat plays again at the same
+// seq), so it is neither lost nor doubled; a "stale" answer is counted, not fatal. Close codes
+// 4404 (no such seat) and 4403 (origin refused) are final: counted, and the table replaced.
+// Drops, reconnects and the time from a drop to the seat's next view are in the figures, and
+// so is each table's last seq seen (`seen`), read after a drain (no new moves; every seat
+// connected and no view for 300 ms), so that the stored moves can be checked against it.
+//
 // It never ends silently: either it prints its figures and exits 0, or it exits non-zero with
-// a line on stderr saying why (a socket the server closed, a table it could not set up, a
-// table with no new view for --stall seconds, or nothing left to wait for).
+// a line on stderr saying why (a table it could not set up, a table with no new view for
+// --stall seconds, or nothing left to wait for).
 import { writeFileSync } from "node:fs";
 import WebSocket from "ws";
 import { pickMove } from "./policy.mjs";
@@ -54,9 +68,13 @@ process.on("exit", (code) => {
 });
 const active = new Set(); // the tables being set up or played
 
-const stats = { measuring: false, done: 0, rtts: [], sent: [], errors: {}, stale: 0, finished: 0, timeline: [] };
+const stats = { measuring: false, done: 0, rtts: [], sent: [], errors: {}, stale: 0, finished: 0, timeline: [],
+  movesSent: 0, drops: 0, dropCodes: {}, reconnects: 0, failedConnects: 0, backMs: [], openMs: [] };
 let w0 = 0;
-let playing = false, stopping = false;
+let playing = false, stopping = false, draining = false;
+let lastViewAt = 0;
+// Each table's last seq seen by any of its seats: what the players were shown stored.
+const seenByCode = new Map();
 // A seat's legal moves travel inside its prompt's choices (older servers sent them beside it):
 // the one --policy picks (policy.mjs), or null when the seat has none.
 const moveOf = (msg) => {
@@ -79,17 +97,24 @@ const err = (k) => { stats.errors[k] = (stats.errors[k] || 0) + 1; };
 // fetch's own message is "fetch failed"; what failed is in its cause.
 const why = (e) => `${e.message}${e.cause ? ` (${e.cause.code || ""} ${e.cause.message})` : ""}`;
 
-async function post(base, path, body) {
+// A request that failed is tried again (up to 5 times, waiting 50 ms doubling to 1.6 s: a busy
+// server), each time at the next address: a process that is gone does not stop the run. Each
+// failure is counted by its kind: http_503, http_network...
+async function post(path, body) {
   for (let attempt = 0; ; attempt++) {
+    const base = BASES[attempt % BASES.length];
     try {
       const r = await fetch(base + path, { method: "POST", headers: { "content-type": "application/json" },
         body: body ? JSON.stringify(body) : undefined });
-      if (!r.ok) throw new Error(`${path} ${r.status} ${await r.text()}`);
+      if (!r.ok) {
+        err(`http_${r.status}`);
+        throw new Error(`${path} ${r.status} ${await r.text()}`);
+      }
       return await r.json();
     } catch (e) {
+      if (!(e.message || "").startsWith(path)) err("http_network");
       if (attempt >= 5) throw e;
-      err("http_retry");
-      await new Promise((r) => setTimeout(r, 50 * 2 ** attempt)); // up to 1.6 s: a busy server
+      await new Promise((r) => setTimeout(r, 50 * 2 ** attempt));
     }
   }
 }
@@ -108,14 +133,14 @@ class Table {
   async setup() {
     active.add(this);
     this.lastAt = performance.now();
-    const base = BASES[0];
-    const found = await post(base, "/api/tables", { game: GAME, name: NAMES[0], options: {} });
+    const found = await post("/api/tables", { game: GAME, name: NAMES[0], options: {} });
     this.code = found.code;
     const tokens = [found.seat_token];
     for (let i = 1; i < SEATS; i++) {
-      tokens.push((await post(base, `/api/tables/${found.code}/join`, { name: NAMES[i] })).seat_token);
+      tokens.push((await post(`/api/tables/${found.code}/join`, { name: NAMES[i] })).seat_token);
     }
-    await post(base, `/api/seats/${tokens[0]}/start`);
+    await post(`/api/seats/${tokens[0]}/start`);
+    this.tokens = tokens;
     this.seen = tokens.map(() => -1);
     // Each seat's latest view: its seq, whether the seat is awaited, its bytes (copied into a
     // buffer of the seat's own), the move drawn from it once its think time ends, and when that
@@ -130,32 +155,86 @@ class Table {
     this.moves = tokens.map(() => undefined);
     this.timers = tokens.map(() => null);
     this.due = new Float64Array(SEATS);
-    const localAddress = nextAddress();
-    await Promise.all(tokens.map((tok, i) => new Promise((resolve, reject) => {
-      const base = BASES[Math.floor(i * BASES.length / tokens.length)]; // seats split across processes
-      const ws = new WebSocket(base.replace("http", "ws") + `/ws/seats/${tok}`, { perMessageDeflate: false, localAddress });
-      this.socks[i] = ws;
-      ws.on("open", resolve);
-      ws.on("error", (e) => {
-        err("connect");
-        reject(e);
-        if (!stopping && !this.closed) fatal(`table ${this.code} seat ${i}: socket error: ${why(e)}`);
-      });
-      ws.on("message", (data) => this.onMessage(i, data));
-      ws.on("close", (code, reason) => {
-        if (stopping || this.closed) return;
-        err("disconnect");
-        fatal(`table ${this.code} seat ${i}: the server closed its socket (${code} ${String(reason) || "no reason"})`);
-      });
-    })));
+    this.localAddress = nextAddress();
+    // Each seat's socket: which address it uses (seats split across processes), whether it is
+    // open, since when it has been away (0: it is not) and how many tries it has had since.
+    this.at = tokens.map((_, i) => Math.floor(i * BASES.length / tokens.length));
+    this.up = new Uint8Array(SEATS);
+    this.downAt = new Float64Array(SEATS);
+    this.tries = new Int32Array(SEATS);
+    this.opened = [];
+    await Promise.all(tokens.map((_, i) => new Promise((resolve) => { this.opened[i] = resolve; this.open(i); })));
+  }
+
+  open(i) {
+    if (stopping || this.closed) return;
+    const url = BASES[this.at[i]].replace("http", "ws") + `/ws/seats/${this.tokens[i]}`;
+    const ws = new WebSocket(url, { perMessageDeflate: false, localAddress: this.localAddress });
+    this.socks[i] = ws;
+    ws.on("open", () => {
+      if (this.socks[i] !== ws) return;
+      this.up[i] = 1;
+      if (this.opened[i]) { this.opened[i](); this.opened[i] = null; }
+      if (this.downAt[i]) {
+        stats.reconnects++;
+        stats.openMs.push(performance.now() - this.downAt[i]);
+        // The server sends a new socket its view at once; if none came, the seat asks for it.
+        setTimeout(() => {
+          if (this.socks[i] === ws && this.downAt[i] && ws.readyState === WebSocket.OPEN) {
+            ws.send(JSON.stringify({ type: "sync" }));
+          }
+        }, 2000);
+      }
+    });
+    // A failed connection (refused, or a handshake answered with a status, e.g. a proxy's 502)
+    // is followed by "close": counted here, retried there.
+    ws.on("error", (e) => {
+      const status = /Unexpected server response: (\d+)/.exec(e.message || "");
+      if (status) err(`handshake_${status[1]}`);
+    });
+    ws.on("message", (data) => { if (this.socks[i] === ws) this.onMessage(i, data); });
+    ws.on("close", (code, reason) => this.onClose(i, ws, code, String(reason)));
+  }
+
+  onClose(i, ws, code, reason) {
+    if (this.socks[i] !== ws || stopping || this.closed) return;
+    const wasUp = this.up[i] === 1;
+    this.up[i] = 0;
+    this.cancel(i);
+    this.sentAt.clear(); // a round trip across a drop is not the server's: none is timed until all are back
+    if (code === 4404 || code === 4403) { // final: this seat is gone (or refused); a new table instead
+      err(`closed_${code}`);
+      console.error(`load client: table ${this.code} seat ${i} closed for good (${code} ${reason}); replaced`);
+      this.replace();
+      return;
+    }
+    if (wasUp) {
+      stats.drops++;
+      stats.dropCodes[code] = (stats.dropCodes[code] || 0) + 1;
+      if (!this.downAt[i]) this.downAt[i] = performance.now();
+    } else {
+      stats.failedConnects++;
+      if (!this.downAt[i] && this.opened[i] === null) this.downAt[i] = performance.now();
+    }
+    this.at[i] = (this.at[i] + 1) % BASES.length;
+    const n = this.tries[i]++;
+    const wait = code === 1012 ? 0 : code === 1013 ? 500 : Math.min(2000, 50 * 2 ** n);
+    setTimeout(() => this.open(i), n === 0 && code === 1012 ? 0 : wait + 20 * Math.random());
   }
 
   onMessage(i, data) {
     const head = viewHead(data);
     if (head) {
-      this.lastAt = performance.now();
+      const now = performance.now();
+      this.lastAt = lastViewAt = now;
       const seq = head.seq;
       this.seen[i] = seq;
+      if (this.downAt[i]) {
+        stats.backMs.push(now - this.downAt[i]);
+        this.downAt[i] = 0;
+        this.tries[i] = 0;
+      }
+      if (!(seenByCode.get(this.code) >= seq)) seenByCode.set(this.code, seq);
       const sent = this.sentAt.get(seq);
       if (sent !== undefined && this.seen.every((s) => s >= seq)) {
         this.sentAt.delete(seq);
@@ -191,7 +270,7 @@ class Table {
         }
         return;
       }
-      if (head.awaited && playing) this.think(i);
+      if (head.awaited && playing && !draining) this.think(i);
       return;
     }
     const msg = JSON.parse(data);
@@ -207,7 +286,7 @@ class Table {
     if (this.due) this.due[i] = 0;
   }
 
-  kick() { this.lens.forEach((n, i) => { if (n && this.awaited[i]) this.think(i); }); }
+  kick() { if (this.lens) this.lens.forEach((n, i) => { if (n && this.awaited[i]) this.think(i); }); }
 
   // A think time's end is a due time the clock below looks at every millisecond. With no think
   // time, as the peer's client does: setTimeout(0) waits at least 1 ms in Node, setImmediate not.
@@ -217,12 +296,15 @@ class Table {
   }
 
   fire(i) {
-    if (stopping || this.closed) return;
+    if (stopping || draining || this.closed) return;
+    // Away: the fresh view that comes with the next socket says what to play, at which seq.
+    if (!this.up[i] || this.socks[i].readyState !== WebSocket.OPEN) return;
     let move = this.moves[i];
     if (move === undefined) move = this.moves[i] = moveOf(JSON.parse(this.bufs[i].toString("utf8", 0, this.lens[i])));
     if (!move) return;
     const seq = this.seqs[i];
-    if (!this.sentAt.has(seq + 1)) this.sentAt.set(seq + 1, performance.now());
+    if (!this.sentAt.has(seq + 1) && this.up.every((u) => u === 1)) this.sentAt.set(seq + 1, performance.now());
+    stats.movesSent++;
     this.socks[i].send(JSON.stringify({ type: "move", seq, move }));
   }
 
@@ -241,7 +323,10 @@ class Table {
     this.closed = true;
     this.timers.forEach((_, i) => this.cancel(i));
     this.socks.forEach((s) => s.close());
+    (this.opened || []).forEach((resolve) => resolve && resolve()); // a setup waiting on them ends
   }
+
+  settled() { return this.closed || (this.up && this.up.every((u) => u === 1)); }
 }
 
 // The think times' clock: every millisecond, the seats whose think time has ended play.
@@ -266,6 +351,17 @@ setInterval(() => {
   if (stats.measuring) lateness.push(now - tick - 10);
   tick = now;
 }, 10).unref();
+// From a drop to the seat's next view: how long a player saw "reconnecting".
+// From a drop to the new socket's opening (what the proxy or the next process took), and to the
+// seat's next view (what a player saw as "reconnecting").
+function backFigures() {
+  const fig = (xs, name) => {
+    const b = xs.sort((x, y) => x - y);
+    return { [`${name}_p50_ms`]: b.length ? +b[Math.floor(0.5 * b.length)].toFixed(1) : null,
+      [`${name}_max_ms`]: b.length ? +b[b.length - 1].toFixed(1) : null };
+  };
+  return { ...fig(stats.openMs, "open"), ...fig(stats.backMs, "back") };
+}
 let finish = () => {};
 const tables = Array.from({ length: TABLES }, () => new Table());
 const t0 = performance.now();
@@ -297,6 +393,14 @@ const cpu = process.cpuUsage(cpu0);
 // Play on a second more while the orchestrator reads the server's figures, so that they are the
 // window's and not the end's (3,000 sockets closing hold the server's loop ~150 ms).
 if (!GAMES) await new Promise((r) => setTimeout(r, 1000));
+// The drain: no new moves; once every seat is connected and no view has come for 300 ms (10 s at
+// most), each table's last seq seen is what its players were shown stored.
+draining = true;
+const drainEnd = performance.now() + (GAMES ? 0 : 10000);
+while (performance.now() < drainEnd &&
+       ([...active].some((t) => !t.settled()) || performance.now() - lastViewAt < 300)) {
+  await new Promise((r) => setTimeout(r, 50));
+}
 stopping = true;
 summarized = true;
 if (RTTS) writeFileSync(RTTS, stats.rtts.map((r, i) => `${(stats.sent[i] / 1000).toFixed(4)} ${r.toFixed(3)}`).join("\n"));
@@ -310,5 +414,8 @@ console.log(JSON.stringify({
   client_late_p99_ms: lateness.length ? +lateness.sort((a, b) => a - b)[Math.floor(0.99 * lateness.length)].toFixed(1) : null,
   client_late_max_ms: lateness.length ? +lateness[lateness.length - 1].toFixed(1) : null,
   window_s: +windowS.toFixed(1), client_cpu_pct: +(100 * (cpu.user + cpu.system) / 1e6 / windowS).toFixed(1),
+  moves_sent: stats.movesSent, drops: stats.drops, drop_codes: stats.dropCodes, reconnects: stats.reconnects,
+  failed_connects: stats.failedConnects, ...backFigures(),
+  ...(GAMES ? {} : { seen: Object.fromEntries(seenByCode) }),
 }));
 process.exit(0);
