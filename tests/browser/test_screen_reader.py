@@ -1,0 +1,175 @@
+"""A whole game with a screen reader, per game (issue 31): one seat's page is played from the
+first move to the end with the keyboard alone, choosing among the buttons the accessibility
+tree names (what choosing each one does, in words), and reading the table only from that tree
+and the live regions: its own turn is announced assertively once per decision, and every move
+of every other seat (played through the API) is announced politely, naming the mover. The
+board in words opens on the one key "D", focused, with a heading per part, and Escape closes it.
+See tests/browser/screen_reader.py for the listener."""
+
+from __future__ import annotations
+
+import random
+import re
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from tests.browser import scenes
+from tests.browser.look import axe, context_args
+from tests.browser.screen_reader import Listener, play_others, wait_processed
+from tests.support.server import ServerProcess, sqlite_server
+
+pytestmark = pytest.mark.e2e
+
+OUT = Path(__file__).resolve().parents[2] / "artifacts" / "screen_reader"
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    with sqlite_server(tmp_path_factory.mktemp("screen-reader"), "") as srv:
+        yield srv
+
+
+@pytest.fixture(scope="module")
+def api(server: ServerProcess) -> Iterator[httpx.Client]:
+    with httpx.Client(base_url=server.base, timeout=30) as c:
+        yield c
+
+
+def seat_names(api: httpx.Client, table: scenes.Table) -> dict[int, str]:
+    return {seat: str(api.get(f"/api/seats/{tok}").json()["name"]) for seat, tok in table.by_seat.items()}
+
+
+def open_seat(browser: Browser, server: ServerProcess, table: scenes.Table, seat: int, name: str) -> Listener:
+    page = browser.new_context(**context_args("laptop")).new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(server.base + table.seat_url(seat))
+    expect(page.get_by_role("region", name="Your move")).to_be_visible()
+    expect(page.get_by_role("button", name="Describe the board (D)")).to_be_visible()
+    page.wait_for_function("() => window.parlourMetrics && window.parlourMetrics.firstView !== null")
+    listener = Listener(page, name)
+    listener.start()
+    page.errors = errors  # type: ignore[attr-defined]
+    return listener
+
+
+def check_description(page: Page, headings: list[str | re.Pattern[str]]) -> None:
+    """"D" opens the board in words: a dialog, focused at its title, a heading per part; Escape
+    closes it and the focus comes back."""
+    page.keyboard.press("d")
+    dialog = page.get_by_role("dialog")
+    expect(dialog).to_be_visible()
+    expect(dialog.get_by_role("heading", level=2)).to_be_focused()
+    for h in headings:
+        expect(dialog.get_by_role("heading", name=h, level=3).first).to_be_visible()
+    assert not axe(page), axe(page)
+    page.keyboard.press("Escape")
+    expect(dialog).to_have_count(0)
+
+
+class Chooser:
+    """Chooses by accessible name, by a list of patterns in order of preference."""
+
+    def __init__(self, seed: int, prefer: list[str], avoid: str = r"^$") -> None:
+        self.rng = random.Random(seed)
+        self.prefer = [re.compile(p) for p in prefer]
+        self.avoid = re.compile(avoid)
+
+    def pick(self, names: list[str]) -> str:
+        usable = [n for n in names if not self.avoid.search(n)]
+        for pattern in self.prefer:
+            hits = [n for n in usable if pattern.search(n)]
+            if hits:
+                return self.rng.choice(hits)
+        # nothing but loans: a loan it is (its confirmation is answered by keyboard)
+        usable = usable or [n for n in names if not re.search(r"^↶ Undo|^Fold|^Show|Describe|^Hint|^Repay", n)]
+        assert usable, f"nothing to choose among {names}"
+        return self.rng.choice(usable)
+
+
+def play_whole_game(table: scenes.Table, me: int, listener: Listener, names: dict[int, str],
+                    choose: Chooser, bots: Callable[[int, list[dict[str, Any]]], int], limit: int) -> None:
+    page = listener.page
+    turns = 0
+    while play_others(table, me, listener, names, bots):
+        if listener.heard("turn") or turns:
+            said = listener.wait_heard("turn", turns)
+            assert said[-1].startswith("Your turn — "), said[-1]
+        else:  # the page opened on the seat's decision: its title says so
+            expect(page).to_have_title(re.compile("Your turn"))
+        turns = len(listener.heard("turn"))
+        options = listener.choices()
+        name = choose.pick(options)
+        seq = table.legal(me)[0]
+        listener.press(name)
+        confirm = page.get_by_role("dialog")
+        if confirm.count():  # a move taking a loan asks first: its "do it" is before "Cancel"
+            page.keyboard.press("Shift+Tab")
+            expect(confirm.get_by_role("button", name=re.compile("and do it"))).to_be_focused()
+            page.keyboard.press("Enter")
+        wait_processed(table, me, seq)
+        assert listener.moves < limit, "the game did not end"
+
+
+# -- London ----------------------------------------------------------------------------------
+
+class LondonChooser(Chooser):
+    """Plays London to its end soon: draws, develops and buys, Draw Three often, a few runs."""
+
+    def __init__(self, seed: int) -> None:
+        super().__init__(seed, [
+            r"^End turn$", r"^Keep ", r"at the very bottom", r"^Discard .* to pay the colour", r"^Discard .* to pay\b",
+            r"^Flip ", r"^Discard ", r"^Buy (?!Land)", r"^Place on a new stack$", r"^Place here: ", r"^New stack: ",
+            r"^Resolve ",
+        ], avoid=r"(?i)needs (a|\d) £10 loan|^Take a £|^Repay|^Look at the top|^↶ Undo|^Fold|^Show|Describe|^Hint")
+        self.actions = 0
+
+    def pick(self, names: list[str]) -> str:
+        first = super().pick(names) if any(p.search(n) for p in self.prefer for n in names
+                                           if not self.avoid.search(n)) else None
+        if first:
+            return first
+        actions = {a: n for n in names for a in ("Develop", "Buy Land", "Run the City", "Draw Three")
+                   if n.startswith(a + " ") and not re.match(r"^Develop .*\(£", n)}
+        if actions:
+            self.actions += 1
+            for a in (["Run the City"] if self.actions % 5 == 4 else []) + ["Develop", "Buy Land", "Draw Three"]:
+                if a in actions and (a != "Develop" or self.rng.random() < 0.6):
+                    return actions[a]
+            return actions.get("Draw Three") or next(iter(actions.values()))
+        for pattern in (r"^Activate ", r"^Develop .*\(£", r"^End the run$|^Stop developing$", r"^Draw from the deck$",
+                        r"^Take .* from the development board", r"^Stop drawing$"):
+            hits = [n for n in names if re.search(pattern, n) and not self.avoid.search(n)]
+            stop = pattern.startswith("^Develop") and "Stop developing" in names and self.rng.random() < 0.4
+            if hits and not stop:
+                return self.rng.choice(hits)
+        return super().pick(names)
+
+
+def test_london_a_whole_game_played_by_keyboard_and_heard_through_the_live_regions(
+        browser: Browser, server: ServerProcess, api: httpx.Client) -> None:
+    started = time.monotonic()
+    table = scenes.london(api, ("Ada", "Bea"))
+    names = seat_names(api, table)
+    me = next(s for s, n in names.items() if n == "Ada")
+    listener = open_seat(browser, server, table, me, "Ada")
+    assert not axe(listener.page), axe(listener.page)
+    check_description(listener.page, [re.compile(r"^Your hand"), "Your display and money", "The development board",
+                                      "The borough market", "Bea's display"])
+    play_whole_game(table, me, listener, names, LondonChooser(5), scenes.london_chooser(5), limit=900)
+    page = listener.page
+    expect(page.get_by_role("region", name="Your move")).to_contain_text("Game over")
+    expect(page).not_to_have_title(re.compile("Your turn"))
+    assert listener.checked.get("Bea", 0) > 20, listener.checked
+    assert not page.errors, page.errors  # type: ignore[attr-defined]
+    OUT.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(OUT / "london-end.png"))
+    print("london", {"my moves": listener.moves, "key presses": listener.presses, "announced": listener.checked,
+                     "seconds": round(time.monotonic() - started, 1)})
+    page.context.close()
