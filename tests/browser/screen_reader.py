@@ -139,8 +139,9 @@ def play_others(table: scenes.Table, me: int, listener: Listener, names: dict[in
             table.play(seat, moves[pick(seat, moves)], seq)
             who = names[seat]
             try:
-                listener.page.wait_for_function("([n, who]) => window.heard.polite.slice(n).some((l) => l.includes(who))",
-                                                arg=[before, who], timeout=15_000)
+                listener.page.wait_for_function(
+                    "([n, who]) => window.heard.polite.slice(n).some((l) => l.includes(who))",
+                    arg=[before, who], timeout=15_000)
             except PlaywrightError as err:
                 raise AssertionError(f"{who}'s move was not announced: {listener.heard()[before:]}") from err
             listener.checked[who] = listener.checked.get(who, 0) + 1
