@@ -49,8 +49,9 @@ TAB_DISTANCE = """(target) => {
 BUTTON = re.compile(r'^button "(?P<name>.*)"(?P<attrs>(?: \[[^\]]*\])*):?$')
 
 
-def buttons(scope: Locator) -> list[str]:
-    """The accessible names of the enabled buttons in scope, in the order of the tree."""
+def buttons(scope: Locator, pressed: bool | None = None) -> list[str]:
+    """The accessible names of the enabled buttons in scope, in the order of the tree (only the
+    toggles pressed, or not pressed, when asked)."""
     out = []
     for raw in scope.aria_snapshot().splitlines():
         line = raw.strip()
@@ -60,6 +61,8 @@ def buttons(scope: Locator) -> list[str]:
         if line.startswith("'") and line.rstrip(":").endswith("'"):
             line = line.rstrip(":")[1:-1].replace("''", "'")
         m = BUTTON.match(line)
+        if pressed is not None and ("[pressed]" in m["attrs"] if m else False) != pressed:
+            continue
         if m and "[disabled]" not in m["attrs"]:
             out.append(m["name"].replace('\\"', '"'))
     return out
@@ -103,8 +106,8 @@ class Listener:
     def board(self) -> Locator:
         return self.page.get_by_label("The board", exact=True)
 
-    def choices(self) -> list[str]:
-        return buttons(self.board())
+    def choices(self, pressed: bool | None = None) -> list[str]:
+        return buttons(self.board(), pressed)
 
     def press(self, name: str) -> None:
         """Tabs to the button named ``name`` and presses Enter."""

@@ -94,18 +94,21 @@ class Chooser:
 
 
 def play_whole_game(table: scenes.Table, me: int, listener: Listener, names: dict[int, str],
-                    choose: Chooser, bots: Callable[[int, list[dict[str, Any]]], int], limit: int) -> None:
+                    choose: Callable[[Listener], tuple[str, bool]],
+                    bots: Callable[[int, list[dict[str, Any]]], int], limit: int) -> None:
+    """Plays the listener's seat to the end. ``choose`` names the button to press and says whether
+    pressing it sends a move (else it only prepares one: a card chosen, a Beefeater marked)."""
     page = listener.page
     turns = 0
+    fresh = True  # a new decision: its announcement is awaited before choosing
     while play_others(table, me, listener, names, bots):
-        if listener.heard("turn") or turns:
+        if fresh and (listener.heard("turn") or turns):
             said = listener.wait_heard("turn", turns)
             assert said[-1].startswith("Your turn — "), said[-1]
-        else:  # the page opened on the seat's decision: its title says so
+        elif fresh:  # the page opened on the seat's decision: its title says so
             expect(page).to_have_title(re.compile("Your turn"))
         turns = len(listener.heard("turn"))
-        options = listener.choices()
-        name = choose.pick(options)
+        name, sends = choose(listener)
         seq = table.legal(me)[0]
         listener.press(name)
         confirm = page.get_by_role("dialog")
@@ -113,7 +116,9 @@ def play_whole_game(table: scenes.Table, me: int, listener: Listener, names: dic
             page.keyboard.press("Shift+Tab")
             expect(confirm.get_by_role("button", name=re.compile("and do it"))).to_be_focused()
             page.keyboard.press("Enter")
-        wait_processed(table, me, seq)
+        if sends:
+            wait_processed(table, me, seq)
+        fresh = sends
         assert listener.moves < limit, "the game did not end"
 
 
@@ -162,7 +167,9 @@ def test_london_a_whole_game_played_by_keyboard_and_heard_through_the_live_regio
     assert not axe(listener.page), axe(listener.page)
     check_description(listener.page, [re.compile(r"^Your hand"), "Your display and money", "The development board",
                                       "The borough market", "Bea's display"])
-    play_whole_game(table, me, listener, names, LondonChooser(5), scenes.london_chooser(5), limit=900)
+    chooser = LondonChooser(5)
+    play_whole_game(table, me, listener, names, lambda lis: (chooser.pick(lis.choices()), True),
+                    scenes.london_chooser(5), limit=900)
     page = listener.page
     expect(page.get_by_role("region", name="Your move")).to_contain_text("Game over")
     expect(page).not_to_have_title(re.compile("Your turn"))
@@ -172,4 +179,59 @@ def test_london_a_whole_game_played_by_keyboard_and_heard_through_the_live_regio
     page.screenshot(path=str(OUT / "london-end.png"))
     print("london", {"my moves": listener.moves, "key presses": listener.presses, "announced": listener.checked,
                      "seconds": round(time.monotonic() - started, 1)})
+    page.context.close()
+
+
+# -- Tower of London -----------------------------------------------------------------------
+
+def tower_choice(rng: random.Random) -> Callable[[Listener], tuple[str, bool]]:
+    """Two cards chosen (Enter on each card's toggle) then laid face down; a Beefeater placed
+    from the bar's buttons; an ability used on a Beefeater the board names, or passed; cards kept."""
+    def choose(lis: Listener) -> tuple[str, bool]:
+        names = lis.choices()
+        for sends in (r"^Lay them face down$", r"^Keep these \d+$", r"^Remove it$", r"^Switch them$"):
+            hit = [n for n in names if re.search(sends, n)]
+            if hit:
+                return hit[0], True
+        gate = [n for n in names if n.startswith("Continue to round")]
+        if gate:
+            return gate[0], False
+        unpressed = [n for n in lis.choices(pressed=False) if re.search(r" card: orange building", n)]
+        if unpressed and "Lay them face down" not in names:
+            pressed = [n for n in lis.choices(pressed=True) if re.search(r" card: orange building", n)]
+            keeping = any(n.startswith("Keep these") for n in lis.choices()) or lis.page.get_by_role(
+                "button", name=re.compile(r"^Keep these")).count()
+            if keeping or len(pressed) < 2:
+                return rng.choice(unpressed), False
+        place = [n for n in names if re.match(r"^Place a Beefeater in building \d+$", n)]
+        if place:
+            return rng.choice(place), True
+        tokens = [n for n in names if n.endswith("— choose it")]
+        if tokens and rng.random() < 0.8:
+            return rng.choice(tokens), False
+        passing = [n for n in names if n.startswith("Pass")]
+        if passing:
+            return passing[0], True
+        raise AssertionError(f"nothing to choose among {names}")
+    return choose
+
+
+def test_tower_of_london_a_whole_game_played_by_keyboard_and_heard_through_the_live_regions(
+        browser: Browser, server: ServerProcess, api: httpx.Client) -> None:
+    started = time.monotonic()
+    table = scenes.tower(api, ("Ada", "Bea", "Cyd"))
+    names = seat_names(api, table)
+    me = next(s for s, n in names.items() if n == "Ada")
+    listener = open_seat(browser, server, table, me, "Ada")
+    check_description(listener.page, ["The round", "Your hand", "Quadrant I", "Quadrant II", "Quadrant III",
+                                      "Quadrant IV", "Players"])
+    play_whole_game(table, me, listener, names, tower_choice(random.Random(3)), scenes.tower_chooser(3), limit=400)
+    page = listener.page
+    expect(page.get_by_role("region", name="Your move")).to_contain_text("Game over")
+    assert listener.checked.get("Bea", 0) > 5 and listener.checked.get("Cyd", 0) > 5, listener.checked
+    assert not page.errors, page.errors  # type: ignore[attr-defined]
+    OUT.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(OUT / "tower-end.png"))
+    print("tower_of_london", {"my presses of Enter": listener.moves, "key presses": listener.presses,
+                              "announced": listener.checked, "seconds": round(time.monotonic() - started, 1)})
     page.context.close()
