@@ -109,9 +109,9 @@ class Listener:
     def choices(self, pressed: bool | None = None) -> list[str]:
         return buttons(self.board(), pressed)
 
-    def press(self, name: str) -> None:
-        """Tabs to the button named ``name`` and presses Enter."""
-        target = self.page.get_by_role("button", name=name, exact=True).first
+    def press(self, name: str | Locator) -> None:
+        """Tabs to the button named ``name`` (or to the control given) and presses Enter."""
+        target = self.page.get_by_role("button", name=name, exact=True).first if isinstance(name, str) else name
         self.presses += tab_to(self.page, target) + 1
         expect(target).to_be_focused()
         self.page.keyboard.press("Enter")

@@ -21,7 +21,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from tests.browser import scenes
 from tests.browser.look import axe, context_args
-from tests.browser.screen_reader import Listener, play_others, wait_processed
+from tests.browser.screen_reader import Listener, buttons, play_others, wait_processed
 from tests.support.server import ServerProcess, sqlite_server
 
 pytestmark = pytest.mark.e2e
@@ -234,4 +234,63 @@ def test_tower_of_london_a_whole_game_played_by_keyboard_and_heard_through_the_l
     page.screenshot(path=str(OUT / "tower-end.png"))
     print("tower_of_london", {"my presses of Enter": listener.moves, "key presses": listener.presses,
                               "announced": listener.checked, "seconds": round(time.monotonic() - started, 1)})
+    page.context.close()
+
+
+# -- Towers of Babylon ---------------------------------------------------------------------
+
+def babylon_choice(rng: random.Random) -> Callable[[Listener], tuple[str, bool]]:
+    """The deck Ember Legion chosen on the board; then, at every decision, the folded list of
+    every choice opened (its summary, by keyboard) and one of its buttons, each named by the
+    server's words, pressed: plays, attacks, builds and offers rather than ending the turn."""
+    def choose(lis: Listener) -> tuple[str, bool]:
+        names = lis.choices()
+        deck = [n for n in names if n.startswith("Ember Legion")]
+        if deck:
+            return deck[0], True
+        every = lis.page.get_by_role("group").filter(has_text=re.compile(r"^Every choice as a list"))
+        expect(every).to_have_count(1)
+        if not buttons(every):
+            lis.press(every.get_by_text(re.compile(r"^Every choice as a list")))
+        listed = [n for n in buttons(every) if not n.startswith("Ask me")]
+        assert listed, names
+        ending = [n for n in listed if re.match(r"^(End your turn|Make no offering|Let it through|Pass)", n)]
+        doing = [n for n in listed if n not in ending]
+        if doing and (not ending or rng.random() < 0.75):
+            return rng.choice(doing), True
+        return (ending or listed)[0], True
+    return choose
+
+
+def babylon_bot(api: httpx.Client, table: scenes.Table) -> Callable[[int, list[dict[str, Any]]], int]:
+    """Bea builds (the plan of the clicking test): her Tower reaches 50 levels in about ten turns."""
+    from tests.browser.test_towers_of_babylon import Plan
+    plan = Plan(api.get(f"/api/tables/{table.code}/static").json()["cards"])
+
+    def pick(seat: int, moves: list[dict[str, Any]]) -> int:
+        view = table.view(seat)
+        if view["phase"] == "deck":
+            return next(i for i, m in enumerate(moves) if m.get("deck") == "light_citadel")
+        move = plan.pick(view, moves, "builder")
+        return next(i for i, m in enumerate(moves) if m == move)
+    return pick
+
+
+def test_towers_of_babylon_a_whole_game_played_by_keyboard_and_heard_through_the_live_regions(
+        browser: Browser, server: ServerProcess, api: httpx.Client) -> None:
+    started = time.monotonic()
+    table = scenes.Table(api, "towers_of_babylon", ("Ada", "Bea"))
+    names = seat_names(api, table)
+    me = next(s for s, n in names.items() if n == "Ada")
+    listener = open_seat(browser, server, table, me, "Ada")
+    play_whole_game(table, me, listener, names, babylon_choice(random.Random(2)), babylon_bot(api, table), limit=400)
+    page = listener.page
+    expect(page.get_by_role("region", name="Your move")).to_contain_text("Game over")
+    check_description(page, ["The turn", "Your mat", "Bea's mat"])
+    assert listener.checked.get("Bea", 0) > 10, listener.checked
+    assert not page.errors, page.errors  # type: ignore[attr-defined]
+    OUT.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(OUT / "babylon-end.png"))
+    print("towers_of_babylon", {"my presses of Enter": listener.moves, "key presses": listener.presses,
+                                "announced": listener.checked, "seconds": round(time.monotonic() - started, 1)})
     page.context.close()
