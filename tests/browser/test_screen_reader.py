@@ -125,7 +125,7 @@ def play_whole_game(table: scenes.Table, me: int, listener: Listener, names: dic
 # -- London ----------------------------------------------------------------------------------
 
 class LondonChooser(Chooser):
-    """Plays London to its end soon: draws, develops and buys, Draw Three often, a few runs."""
+    """Plays London to its end soon: draws, develops and buys, Draw Three half the time, a few runs."""
 
     def __init__(self, seed: int) -> None:
         super().__init__(seed, [
@@ -144,10 +144,14 @@ class LondonChooser(Chooser):
                    if n.startswith(a + " ") and not re.match(r"^Develop .*\(£", n)}
         if actions:
             self.actions += 1
-            for a in (["Run the City"] if self.actions % 5 == 4 else []) + ["Develop", "Buy Land", "Draw Three"]:
-                if a in actions and (a != "Develop" or self.rng.random() < 0.6):
+            # Draw Three most often: the city deck, and with it the game, runs out sooner
+            roll = self.rng.random()
+            order = ["Draw Three", "Develop", "Buy Land"] if roll < 0.5 else ["Develop", "Buy Land", "Draw Three"] \
+                if roll < 0.8 else ["Buy Land", "Draw Three"]
+            for a in (["Run the City"] if self.actions % 5 == 4 else []) + order:
+                if a in actions:
                     return actions[a]
-            return actions.get("Draw Three") or next(iter(actions.values()))
+            return next(iter(actions.values()))
         for pattern in (r"^Activate ", r"^Develop .*\(£", r"^End the run$|^Stop developing$", r"^Draw from the deck$",
                         r"^Take .* from the development board", r"^Stop drawing$"):
             hits = [n for n in names if re.search(pattern, n) and not self.avoid.search(n)]
@@ -245,7 +249,7 @@ def babylon_choice(rng: random.Random) -> Callable[[Listener], tuple[str, bool]]
     server's words, pressed: plays, attacks, builds and offers rather than ending the turn."""
     def choose(lis: Listener) -> tuple[str, bool]:
         names = lis.choices()
-        deck = [n for n in names if n.startswith("Ember Legion")]
+        deck = [n for n in names if n.startswith("Play the deck Ember Legion")]
         if deck:
             return deck[0], True
         every = lis.page.get_by_role("group").filter(has_text=re.compile(r"^Every choice as a list"))

@@ -317,8 +317,8 @@ function citySection(v, me) {
   }).join("") + `</div>`).join("");
   const deckMove = seat ? findMove((m) => m.type === "draw" && m.from === "deck") : null;
   const deckWhy = notYours() || (v.deck.count === 0 ? "The city deck is empty" : nowHint());
-  const deckInner = `<span class="deck-back" aria-hidden="true">❦</span><span class="deck-n"><b>${v.deck.count}</b> cards</span>` +
-    `<span class="deck-era">${v.deck.era ? `era ${esc(v.deck.era)}` : "empty"}</span><span class="sr">${doing(deckMove)}The city deck: ${v.deck.count} cards${v.deck.era ? `, era ${esc(v.deck.era)} on top` : ""}</span>`;
+  const deckInner = `<span class="deck-back" aria-hidden="true">❦</span><span class="deck-n" aria-hidden="true"><b>${v.deck.count}</b> cards</span>` +
+    `<span class="deck-era" aria-hidden="true">${v.deck.era ? `era ${esc(v.deck.era)}` : "empty"}</span><span class="sr">${doing(deckMove)}The city deck: ${v.deck.count} cards${v.deck.era ? `, era ${esc(v.deck.era)} on top` : ""}</span>`;
   const anyDraw = findMove((m) => m.type === "draw");
   const deck = seat
     ? `<button type="button" class="deck${deckMove ? " can" : ""}${anyDraw ? "" : " idle"}${v.deck.count === 0 ? " empty" : ""}"${act("deck", deckMove, deckWhy)}>${deckInner}</button>`
