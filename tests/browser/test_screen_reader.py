@@ -298,3 +298,37 @@ def test_towers_of_babylon_a_whole_game_played_by_keyboard_and_heard_through_the
     print("towers_of_babylon", {"my presses of Enter": listener.moves, "key presses": listener.presses,
                                 "announced": listener.checked, "seconds": round(time.monotonic() - started, 1)})
     page.context.close()
+
+
+def test_a_seats_turn_is_announced_once_while_the_others_choose_at_the_same_time(
+        browser: Browser, server: ServerProcess, api: httpx.Client) -> None:
+    """Tower of London's players choose their cards at the same time: the others' choices are
+    announced politely, one each, and the seat's own turn once, not again at each of them."""
+    table = scenes.tower(api, ("Ada", "Bea", "Cyd"))
+    names = seat_names(api, table)
+    me = next(s for s, n in names.items() if n == "Ada")
+    listener = open_seat(browser, server, table, me, "Ada")
+    page = listener.page
+    expect(page).to_have_title(re.compile("Your turn"))
+    others = [s for s in sorted(names) if s != me]
+    for seat in others:
+        before = len(listener.heard())
+        seq, moves = table.legal(seat)
+        table.play(seat, moves[0], seq)
+        said = listener.wait_heard("polite", before)
+        assert any(names[seat] in line for line in said[before:]), said
+        page.wait_for_timeout(400)  # time enough for a second turn announcement, were there one
+        turn = listener.heard("turn")
+        assert len(turn) == 1, turn
+        assert turn[0].startswith("Your turn — Choose two cards"), turn
+        assert "also awaited" not in turn[0], turn
+    # the seat's own choice, by keyboard: it is no longer its turn; nothing more is said of it
+    for _ in range(2):
+        card = next(n for n in listener.choices(pressed=False) if " card: orange building" in n)
+        listener.press(card)
+    before = len(listener.heard())
+    listener.press("Lay them face down")
+    page.wait_for_function("(n) => window.heard.polite.slice(n).some((l) => l.includes('Ada'))", arg=before)
+    expect(page).not_to_have_title(re.compile("Your turn"))
+    assert not page.errors, page.errors  # type: ignore[attr-defined]
+    page.context.close()
