@@ -1,7 +1,5 @@
-// The shared table client: the socket and its reconnection, the waiting room, the frame around
-// the board (action bar, player panels, log, chat). Each game's renderer (static/games/<id>/
-// renderer.js) draws the board from the view and turns clicks into moves; a generic renderer
-// serves any game that has none.
+// The table client: the socket, the waiting room, the frame around the board (action bar, panels,
+// log, chat); static/games/<id>/renderer.js draws the board and turns clicks into moves.
 import { el } from "./kit.js";
 
 const boot = JSON.parse(document.getElementById("boot").textContent);
@@ -47,7 +45,7 @@ function nameOf(seat) {
   return p ? p.name : `Seat ${seat + 1}`;
 }
 
-// -- the socket ---------------------------------------------------------------------------
+// -- the socket
 
 function connect() {
   const proto = location.protocol === "https:" ? "wss" : "ws";
@@ -198,14 +196,14 @@ function onError(msg) {
   if (state.view) renderBoard();
 }
 
-// -- the waiting room ----------------------------------------------------------------------
+// -- the waiting room
 
 // drawn by a module fetched only while the table gathers (static/js/waiting.js)
 function renderWaiting() {
   import("./waiting.js").then((m) => m.render(state.table, boot, botTag));
 }
 
-// -- around the board ----------------------------------------------------------------------
+// -- around the board
 
 // a bot's seat (static/js/bots.js: the vote)
 const botTag = (p) => p.bot ? el("span", { class: "badge bot", text: `${p.is_bot ? "bot" : "bot plays"} · ${p.bot}` }) : null;
@@ -306,7 +304,7 @@ function extras() {
   if (state.result) import("./extras.js").then((m) => m.paint(state, boot));
 }
 
-// -- the frame (docs/DESIGN.md, "The table's frame") ----------------------------------------
+// -- the frame (docs/DESIGN.md, "The table's frame")
 
 // The bar, the board's first child, lifts the answers out of the game's [data-prompt] panels.
 const frame = { bar: $("action-bar"), barDo: $("bar-do"), undo: $("undo"), prompt: $("prompt"), say: null };
@@ -393,7 +391,7 @@ function watchBoard() {
   place();
 }
 
-// -- the "your turn" sound: off unless the player turns it on (remembered on this device) ---
+// -- the "your turn" sound: off unless the player turns it on (remembered on this device)
 
 const SOUND_KEY = "parlour.sound";
 function soundOn() {
@@ -448,10 +446,8 @@ function loadRenderer() {
   return state.renderer;
 }
 
-// The game's fixed data (a card catalogue, a board layout) is fetched once over HTTP and cached
-// by the browser; the live updates never carry it. Renderers see it merged into every view.
-// A refusal for now (429 with Retry-After, a dropped connection, a restarting server) is waited
-// out and tried again, never cached as "no data": the page recovers by itself, without a reload.
+// The game's fixed data (cards, a board), fetched once over HTTP (the browser caches it), merged
+// into every view; a refusal for now (429, a drop, a restart) is waited out, never cached.
 function loadStatic() {
   if (!state.staticData) state.staticData = fetchStatic();
   return state.staticData;
@@ -478,7 +474,7 @@ async function renderBoard() {
   const board = $("board");
   const hadFocus = board.contains(document.activeElement);
   const t0 = performance.now();
-  render(board, {
+  render(board, state.ctx = {
     view, seat: mySeat(), moves: state.moves, awaiting: state.awaiting, pending: state.pending,
     players: state.table ? state.table.players : [], nameOf, send: sendMove, seq: state.seq,
     status: state.table ? state.table.status : boot.status, result: state.result,
@@ -534,11 +530,12 @@ function appendLog(entries, replace) {
   for (const e of entries) {
     const text = logText(e.text);
     log.append(el("li", { "data-seq": e.seq, class: TURN_END.test(e.text) ? "turn-end" : null, text }));
+    if (!replace) import("./speak.js").then((m) => m.say(text));
   }
   if (atEnd) panel.scrollTop = panel.scrollHeight;
 }
 
-// -- the chat ---------------------------------------------------------------------------------
+// -- the chat
 
 const readKey = () => `parlour.chat-read:${boot.code}`;
 function lastRead() {
@@ -669,6 +666,9 @@ function setup() {
     copy.textContent = "Copied";
     setTimeout(() => { copy.textContent = "Copy"; }, 2000);
   });
+  const words = (e) => import("./describe.js").then((m) => m.asked(e, boot, state.ctx));
+  $("describe").onclick = words;
+  document.addEventListener("keydown", words);
   const nb = $("notify-me");
   if (nb) nb.onclick = () => import("./away.js").then((m) => m.ask(boot, nb));
   // the seats this browser holds, for the front page's "Your tables"
