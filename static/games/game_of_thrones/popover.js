@@ -47,14 +47,17 @@ function chosen(view, area) {
   if (from === "list" && next) next.focus({ preventScroll: true });
   else if (S.built.nodes[area]) S.built.nodes[area].focus({ preventScroll: true });
   if (next) return;
-  // the last order: Ready comes with the next view
+  // the last order: Ready comes into the action bar with the next view (unless the player has
+  // moved the focus elsewhere meanwhile)
   const ready = moveKey({ type: "ready" });
-  const obs = new MutationObserver(() => {
+  const here = document.activeElement;
+  let tries = 200;
+  const look = () => {
     const b = S.ctx.seq !== seq && document.querySelector(`#action-bar [data-move="${CSS.escape(ready)}"]:not(:disabled)`);
-    if (b) { obs.disconnect(); b.focus({ preventScroll: true }); }
-  });
-  obs.observe(S.root, { attributes: true, attributeFilter: ["data-seq"] });
-  setTimeout(() => obs.disconnect(), 10000);
+    if (b && (document.activeElement === here || document.activeElement === document.body)) b.focus({ preventScroll: true });
+    else if (!b && tries-- > 0) setTimeout(look, 50);
+  };
+  setTimeout(look, 50);
 }
 
 function orderButtons(view, area, list) {

@@ -143,7 +143,7 @@ function buildMap() {
       svg("path", { d: "M0 0L10 5L0 10Z", class: "arrowhead" })));
   const previewLayer = svg("g", { class: "g-arrows g-preview", "aria-hidden": "true" });
   const world = svg("g", { class: "world" }, areas, borders, labels, dyn, arrows, previewLayer);
-  const root = svg("svg", { viewBox: `0 0 ${w} ${h}`, class: "got-svg", role: "group", "aria-label": "Map of Westeros: every area is a button" }, defs, world);
+  const root = svg("svg", { viewBox: `0 0 ${w} ${h}`, class: "got-svg", role: "group", tabindex: "-1", "aria-label": "Map of Westeros: every area is a button" }, defs, world);
   root.addEventListener("click", (e) => {
     if (S.dragged) { S.dragged = false; return; }
     const t = e.target.closest("[data-area]");
