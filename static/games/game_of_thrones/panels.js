@@ -13,17 +13,16 @@ function houseCard(view, id, state, move) {
   const c = (view.house_cards || {})[id];
   if (!c) return null;
   const h = HOUSES[c.house] || {};
-  const body = [el("span", { class: "hc-str", title: "Combat strength", text: String(c.strength) }),
-    el("strong", { class: "hc-name", text: c.name }),
+  // a card to play is named by what playing it does: "Play Eddard Stark, strength 4", then its
+  // swords, fortifications and text (the figure drawn in its corner is said in words instead)
+  const body = [move ? el("span", { class: "sr", text: "Play " }) : null,
+    el("span", { class: "hc-str", title: "Combat strength", "aria-hidden": move ? "true" : null, text: String(c.strength) }),
+    el("strong", { class: "hc-name", text: c.name }), move ? el("span", { class: "sr", text: `, strength ${c.strength}. ` }) : null,
     el("span", { class: "hc-icons", text: [c.swords ? `⚔ ${c.swords} sword${c.swords > 1 ? "s" : ""}` : "", c.fortifications ? `▣ ${c.fortifications} fortification${c.fortifications > 1 ? "s" : ""}` : ""].filter(Boolean).join(" · ") }),
     el("span", { class: "hc-text", text: c.text || "" })];
   if (state) body.push(el("span", { class: "hc-state", text: state }));
   const attrs = { class: `hcard${state ? " " + state.replace(/\W+/g, "-") : ""}`, "data-card": id };
-  // a card to play is named by what playing it does; its text describes it
-  const said = move ? { "aria-label": `Play ${c.name}, strength ${c.strength}${c.swords ? `, ${plural(c.swords, "sword")}` : ""}${c.fortifications ? `, ${plural(c.fortifications, "fortification")}` : ""}`,
-    "aria-describedby": `hc-${id}` } : {};
-  if (move) body[3].id = `hc-${id}`;
-  const node = move ? el("button", { type: "button", ...attrs, ...said, "data-move": moveKey(move), disabled: S.ctx.pending, onclick: () => S.ctx.send(move) }, body) : el("div", attrs, body);
+  const node = move ? el("button", { type: "button", ...attrs, "data-move": moveKey(move), disabled: S.ctx.pending, onclick: () => S.ctx.send(move) }, body) : el("div", attrs, body);
   node.style.setProperty("--h", h.fill || "#777");
   return node;
 }

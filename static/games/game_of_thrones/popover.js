@@ -30,9 +30,6 @@ function reason(view, id, o, area, used, specials, allowed) {
   return "not here";
 }
 
-// "March +1 ★" said as "March +1 (star order)"
-const spoken = (name) => name.replace(" ★", " (star order)");
-
 /** An order chosen: the popover closes and the focus goes on — to the next of the seat's areas
  * still without an order in the list of areas (the way a keyboard came), else back to the area on
  * the map; Ready, once every area has its order and the view says so. */
@@ -73,15 +70,15 @@ function orderButtons(view, area, list) {
     const m = listed.get(id);
     const token = svg("svg", { class: "tok", viewBox: "-16 -16 32 32", "aria-hidden": "true" }, orderToken(view, { seat: me, token: id }, 0, 0));
     const name = el("span", { class: "oname", text: o.name || orderLabel(view, id) });
-    const said = spoken(o.name || orderLabel(view, id));
     if (m) {
-      // said in full to a screen reader: what choosing it does, and where
-      const label = kind === "order" ? `Place ${said} on ${areaName(area)}` : `Raven: put ${said} in ${areaName(area)} instead`;
-      return el("button", { type: "button", class: "choice order-choice", "data-move": moveKey(m), "aria-label": label, disabled: S.ctx.pending || S.ctx.offline,
-        onclick: () => { chosen(view, area); S.ctx.send(m); } }, token, name);
+      // said in full to a screen reader, around the name shown: what choosing it does, and where
+      // ("Place March +1 ★ on Winterfell")
+      const [before, after] = kind === "order" ? ["Place ", ` on ${areaName(area)}`] : ["Raven: put ", ` in ${areaName(area)} instead`];
+      return el("button", { type: "button", class: "choice order-choice", "data-move": moveKey(m), disabled: S.ctx.pending || S.ctx.offline,
+        onclick: () => { chosen(view, area); S.ctx.send(m); } }, token, el("span", { class: "sr", text: before }), name, el("span", { class: "sr", text: after }));
     }
     const why = reason(view, id, o, area, used, specials, allowed);
-    return el("button", { type: "button", class: "choice order-choice", disabled: true, "aria-disabled": "true", "aria-label": `${said}: ${why}`, title: why }, token, name, el("small", { text: why }));
+    return el("button", { type: "button", class: "choice order-choice", disabled: true, "aria-disabled": "true", title: why }, token, name, el("small", { text: why }));
   });
 }
 
@@ -109,7 +106,7 @@ export function drawPopover(view) {
     now ? el("p", { class: "pop-now", text: `Order here: ${now}` }) : null,
     hasOrders ? el("div", { class: "pop-orders" }, orderButtons(view, id, list)) : null,
     unorder ? el("button", { type: "button", class: "choice pop-unorder", "data-move": moveKey(unorder), disabled: S.ctx.pending || S.ctx.offline,
-      "aria-label": `Take back the order on ${areaName(id)}`, onclick: () => { closePopover(); S.ctx.send(unorder); } }, "Take this order back") : null);
+      "aria-label": `Take this order back from ${areaName(id)}`, onclick: () => { closePopover(); S.ctx.send(unorder); } }, "Take this order back") : null);
   pop.addEventListener("keydown", (e) => { if (e.key === "Escape") { e.preventDefault(); closePopover(); } });
   S.built.pop = pop;
   S.built.wrap.append(pop);

@@ -483,8 +483,8 @@ function areaSays(view, p, id) {
   const e = S.live[id] || {};
   if (p.kind === "march_moves") return `March from ${areaName(p.from)} to ${n}`;
   if (p.kind === "orders" || p.kind === "raven") return `${n}, ${(e.units || []).map((u) => UNIT_NAME[u.kind]).join(", ")}: ${e.order && e.order.token ? orderLabel(view, e.order.token) : "no order yet"}`;
-  const one = areaMoves(id);
-  return p.kind === "raid" ? `Raid from ${n}` : one.length === 1 && S.moves.choice(one[0]) ? S.moves.choice(one[0]).label : n;
+  const one = areaMoves(id).map((m) => (S.moves.choice(m) || {}).label);
+  return p.kind === "raid" ? `Raid from ${n}` : one.length === 1 && one[0] ? (one[0].includes(n) ? one[0] : `${n}: ${one[0]}`) : n;
 }
 
 function actionPanel(view, more) {
@@ -523,7 +523,7 @@ function actionPanel(view, more) {
       } else {
         box.append(el("p", { class: "hint", text: p.kind === "orders" ? `Tap an area on the map to give it an order (${plural(todo.length, "area")} without one), or here:` : "Choose a highlighted area on the map, or here:" }));
       }
-      const list = el("div", { class: "area-list" }, areas.map((id) => el("button", { type: "button", class: `area-button${done.has(id) ? " done" : ""}`, "data-area-button": id, "aria-label": areaSays(view, p, id), onclick: () => onArea(id) }, done.has(id) ? `${areaName(id)} ✓` : areaName(id))));
+      const list = el("div", { class: "area-list" }, areas.map((id) => el("button", { type: "button", class: `area-button${done.has(id) ? " done" : ""}`, "data-area-button": id, "aria-label": areaSays(view, p, id), onclick: () => onArea(id) }, areaName(id))));
       // orders are given on the map (a popover at the area): the list of areas stays in the
       // panel, out of the action bar, which keeps to Ready
       if (p.kind === "orders") S.areaList = el("section", { class: "got-areas", "aria-label": "Your areas" }, list);
