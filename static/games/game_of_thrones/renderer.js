@@ -620,8 +620,14 @@ export function render(root, ctx) {
       // a move's arrow while a pointer or the focus rests on its button (in the panel or the bar)
       root.dataset.gotHover = "1";
       // a finger is no pointer resting on a button (it stays where it last tapped while the bar is
-      // drawn anew under it): on touch the arrow follows the focus only
-      const onButton = (e) => { const b = e.pointerType !== "touch" && e.target.closest && e.target.closest("[data-move]"); if (b) previewMoveKey(b.dataset.move); };
+      // drawn anew under it): on touch the arrow follows the focus only; nor is a mouse that has
+      // not moved (a button drawn anew under it does not take the arrow from the focused area)
+      const onButton = (e) => {
+        const b = e.pointerType !== "touch" && e.target.closest && e.target.closest("[data-move]");
+        const at = e.type === "pointerover" ? `${e.clientX},${e.clientY}` : null;
+        if (b && at !== S.pointedAt) previewMoveKey(b.dataset.move);
+        if (at) S.pointedAt = at;
+      };
       const off = (e) => { if (e.pointerType !== "touch" && e.target.closest && e.target.closest("[data-move]")) preview(null); };
       root.addEventListener("pointerover", onButton);
       root.addEventListener("focusin", onButton);
