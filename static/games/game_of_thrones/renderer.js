@@ -14,7 +14,6 @@ const HOUSES = {
   tyrell: { name: "Tyrell", letter: "T", fill: "#3f7f35", ink: "#ffffff", tint: "#bcd8ad" },
   martell: { name: "Martell", letter: "M", fill: "#e07a1c", ink: "#1e1100", tint: "#f2c596" },
 };
-const KIND_NAME = { march: "March", defense: "Defense", support: "Support", raid: "Raid", consolidate: "Consolidate Power" };
 const UNIT_NAME = { footman: "footman", knight: "knight", ship: "ship", "siege-engine": "siege engine" };
 
 const S = {
@@ -90,10 +89,8 @@ const houseOf = (view, seat) => HOUSES[view.houses[seat]] || { name: `Seat ${sea
 const stars = (n) => (n <= 4 ? [3, 2, 1, 0] : [3, 3, 2, 1, 0, 0]);
 const orderInfo = (view, id) => (view.orders && view.orders[id]) || { kind: id, modifier: 0, special: false, name: id };
 
-function orderLabel(view, id) {
-  const o = orderInfo(view, id);
-  return o.name || `${KIND_NAME[o.kind]} ${signed(o.modifier, true)}`;
-}
+// (every order's name comes with the table's static data)
+const orderLabel = (view, id) => orderInfo(view, id).name;
 
 
 const ORDER_GLYPH = {
@@ -476,8 +473,8 @@ function button(move, cls = "") {
     onclick: () => { S.sel = null; S.ctx.send(move); } }, (choice && choice.label) || move.type);
 }
 
-/** What choosing an area from the list does, in words for a screen reader: "March from
- * Winterfell to Castle Black"; while planning, its units and its order so far. */
+/** An area's button said in full: "March from Winterfell to Castle Black"; while planning its
+ * units and order. */
 function areaSays(view, p, id) {
   const n = areaName(id);
   const e = S.live[id] || {};
@@ -620,8 +617,7 @@ export function render(root, ctx) {
       // a move's arrow while a pointer or the focus rests on its button (in the panel or the bar)
       root.dataset.gotHover = "1";
       // a finger is no pointer resting on a button (it stays where it last tapped while the bar is
-      // drawn anew under it): on touch the arrow follows the focus only; nor is a mouse that has
-      // not moved (a button drawn anew under it does not take the arrow from the focused area)
+      // drawn anew under it): on touch the arrow follows the focus only; nor is a mouse at rest
       const onButton = (e) => {
         const b = e.pointerType !== "touch" && e.target.closest && e.target.closest("[data-move]");
         const at = e.type === "pointerover" ? `${e.clientX},${e.clientY}` : null;
