@@ -1,6 +1,6 @@
 // The board in words, on demand: the "D" key or the header's "Describe the board" button (table.js
-// fetches this module on the first key pressed or the button's click), which opens a dialog of sections with headings, focused at its
-// title; Escape or "Close" shuts it and gives the focus back.
+// fetches this module on the first key pressed or the button's click) open a dialog of sections
+// with headings, focused at its title; Escape or "Close" shuts it and gives the focus back.
 //
 // The convention for a game: static/games/<game>/describe.js beside its renderer, fetched only
 // when first asked for (never in the first view), exports
@@ -19,7 +19,8 @@ function now(ctx) {
   if (bar && bar.textContent.trim()) lines.push(bar.textContent.trim());
   const choices = (v.prompt && v.prompt.choices) || [];
   if (ctx.seat !== null && ctx.seat !== undefined && choices.length) {
-    const shown = choices.slice(0, 12).map((c) => c.label);
+    // a label may name a seat as {seat:N} (the renderers fill it in the same way)
+    const shown = choices.slice(0, 12).map((c) => String(c.label).replace(/\{seat:(\d+)\}/g, (_, n) => (ctx.nameOf ? ctx.nameOf(+n) : `Seat ${+n + 1}`)));
     lines.push(`${choices.length === 1 ? "Your one choice" : `Your ${choices.length} choices`}: ${shown.join("; ")}${choices.length > 12 ? "; and more" : ""}.`);
   }
   const last = [...document.querySelectorAll("#log li")].slice(-3).map((li) => li.textContent);

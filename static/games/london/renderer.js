@@ -79,6 +79,8 @@ function act(k, move, why) {
 }
 
 const findMove = (pred) => S.moves.first(pred);
+/** What choosing a thing does, in the server's words, to begin its name ("Discard Coffee House. "). */
+const doing = (m) => (S.moves.choice(m) ? esc(S.moves.choice(m).label) + ". " : "");
 const cardMove = (types, id) => findMove((m) => types.includes(m.type) && m.card === id);
 
 /** Why a card (or a borough) cannot be chosen now: whose turn it is, or the server's reason. */
@@ -161,7 +163,7 @@ function card(ref, opts = {}) {
   }
   const notes = [opts.note, loans ? `needs ${loans === 1 ? "a £10 loan" : `${loans} £10 loans`}` : null].filter(Boolean);
   const note = notes.length ? `<span class="lc-note${loans ? " lc-loan" : ""}" aria-hidden="true">${esc(notes.join(" · "))}</span>` : "";
-  const sr = `<span class="sr">${esc(text)}${notes.length ? ". " + esc(notes.join(", ")) : ""}${opts.why ? ". Not now: " + esc(opts.why) : ""}</span>`;
+  const sr = `<span class="sr">${doing(opts.move)}${esc(text)}${notes.length ? ". " + esc(notes.join(", ")) : ""}${opts.why ? ". Not now: " + esc(opts.why) : ""}</span>`;
   return `<${tag} class="${cls}" data-card="${ref.id}" data-key="${esc(ref.key)}"${attrs}><span aria-hidden="true" class="lc-in">${body}</span>${note}${sr}</${tag}>`;
 }
 
@@ -181,7 +183,7 @@ function borough(bkey, opts = {}) {
     `${b.relief ? `<i class="s pov">−${b.relief}</i>` : ""}</span>` +
     `${b.text ? `<span class="bt-text">${esc(b.text)}</span>` : ""}` +
     `${loans ? `<span class="lc-note lc-loan">needs ${loans === 1 ? "a £10 loan" : `${loans} £10 loans`}</span>` : ""}</span>` +
-    `<span class="sr">${esc(text)}${opts.live ? " (live: its ability works)" : ""}${loans ? `. Needs ${plural(loans, "£10 loan")}` : ""}${opts.why ? ". Not now: " + esc(opts.why) : ""}</span></${tag}>`;
+    `<span class="sr">${doing(opts.move)}${esc(text)}${opts.live ? " (live: its ability works)" : ""}${loans ? `. Needs ${plural(loans, "£10 loan")}` : ""}${opts.why ? ". Not now: " + esc(opts.why) : ""}</span></${tag}>`;
 }
 
 // -- reasons things are not playable ----------------------------------------------------------
@@ -256,7 +258,7 @@ function buttons(v, me) {
   if (v.step === "action") {
     out.push(`<div class="lon-actions" role="group" aria-label="Choose your action">` + ACTIONS.map(([a, name, hint]) => {
       const m = findMove((x) => x.type === "choose_action" && x.action === a);
-      return b(`action-${a}`, m, `<b>${name}</b><small>${hint}</small>`, whyNot({ action: a }, nowHint()), "big");
+      return b(`action-${a}`, m, `<b>${name}</b> <small>${hint}</small>`, whyNot({ action: a }, nowHint()), "big");
     }).join("") + `</div>`);
   }
   // the step's plain choices, in the server's words (the cards and boroughs are clicked where they lie)
@@ -315,8 +317,8 @@ function citySection(v, me) {
   }).join("") + `</div>`).join("");
   const deckMove = seat ? findMove((m) => m.type === "draw" && m.from === "deck") : null;
   const deckWhy = notYours() || (v.deck.count === 0 ? "The city deck is empty" : nowHint());
-  const deckInner = `<span class="deck-back" aria-hidden="true">❦</span><span class="deck-n"><b>${v.deck.count}</b> cards</span>` +
-    `<span class="deck-era">${v.deck.era ? `era ${esc(v.deck.era)}` : "empty"}</span><span class="sr">The city deck: ${v.deck.count} cards${v.deck.era ? `, era ${esc(v.deck.era)} on top` : ""}</span>`;
+  const deckInner = `<span class="deck-back" aria-hidden="true">❦</span><span class="deck-n" aria-hidden="true"><b>${v.deck.count}</b> cards</span>` +
+    `<span class="deck-era" aria-hidden="true">${v.deck.era ? `era ${esc(v.deck.era)}` : "empty"}</span><span class="sr">${doing(deckMove)}The city deck: ${v.deck.count} cards${v.deck.era ? `, era ${esc(v.deck.era)} on top` : ""}</span>`;
   const anyDraw = findMove((m) => m.type === "draw");
   const deck = seat
     ? `<button type="button" class="deck${deckMove ? " can" : ""}${anyDraw ? "" : " idle"}${v.deck.count === 0 ? " empty" : ""}"${act("deck", deckMove, deckWhy)}>${deckInner}</button>`
@@ -358,14 +360,14 @@ function playerSection(v, pl) {
     let place = "";
     if (myTurn && v.step === "develop_place") {
       const m = findMove((x) => x.type === "place" && x.stack === st.index);
-      place = `<button type="button" class="lon-btn place${m ? " can" : ""}"${act(`place-${st.index}`, m, st.built_this_turn ? "Built this turn: place on another stack" : "Not available")}>Place here</button>`;
+      place = `<button type="button" class="lon-btn place${m ? " can" : ""}"${act(`place-${st.index}`, m, st.built_this_turn ? "Built this turn: place on another stack" : "Not available")}>Place here<span class="sr">: ${doing(m)}</span></button>`;
     }
     return `<li class="stack"><span class="sr">Stack ${st.index + 1}, ${plural(n, "card")}.</span>` +
       (buried ? `<ol class="buried-list" aria-label="Buried cards">${buried}</ol>` : "") + topHtml + place + `</li>`;
   });
   if (myTurn && v.step === "develop_place") {
     const m = findMove((x) => x.type === "place" && x.stack === "new");
-    stacks.push(`<li class="stack new"><button type="button" class="newstack${m ? " can" : ""}"${act("place-new", m, "Not available")}>＋<br>New stack</button></li>`);
+    stacks.push(`<li class="stack new"><button type="button" class="newstack${m ? " can" : ""}"${act("place-new", m, "Not available")}><span aria-hidden="true">＋<br></span>New stack<span class="sr">: ${doing(m)}</span></button></li>`);
   }
   const live = pl.live_borough;
   const bs = pl.boroughs.slice().reverse().map((b) => {

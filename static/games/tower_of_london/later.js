@@ -124,7 +124,7 @@ export function placePanel(env) {
   // (what to do, the action bar says; the buildings' buttons go there)
   return [
     h("div", { class: "tol-row" }, cardFace(env, prompt.card, { role: "first", badge: "1st · where" }),
-      actions(...prompt.buildings.map((b) => button(`${b}`, `place-${b}`, () => sendMove(ctx, { type: "place", building: b }),
+      actions(...prompt.buildings.map((b) => button([h("span", { class: "sr", text: "Place a Beefeater in building " }), `${b}`], `place-${b}`, () => sendMove(ctx, { type: "place", building: b }),
         { disabled: ctx.pending })))),
   ];
 }

@@ -278,6 +278,8 @@ export function cardFace(env, id, opts = {}) {
   const c = card(env.view, id);
   const role = opts.role || "";
   const body = [
+    // a screen reader hears the card's ability first ("POISON 3 card: orange building 3…")
+    h("span", { class: "sr", text: `${c.ability} ${c.orange} card: ` }),
     h("span", { class: "tol-card-nums" },
       ...AREA_ORDER.map((a) => h("span", { class: `tol-num area-${a}` },
         h("span", { class: "sr", text: `${AREAS[a].word} building ` }), String(c[a])))),
@@ -306,7 +308,7 @@ export function cardBack(text) {
 // ------------------------------------------------------------------------------ the action
 function actionPanel(env) {
   const { view, prompt } = env;
-  const box = h("section", { class: "tol-action", "aria-label": "Your move", "data-prompt": "" });
+  const box = h("section", { class: "tol-action", "aria-label": "Your cards and choices", "data-prompt": "" });
   if (prompt) {
     box.dataset.kind = prompt.kind;
     if (prompt.kind === "pick") box.append(...pickPanel(env));

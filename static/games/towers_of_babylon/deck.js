@@ -19,7 +19,7 @@ export function panel(v, T) {
   const decks = (v.decks || []).map((d) => {
     const m = S.moves.find({ type: "deck", deck: d.id });
     if (!m) return "";
-    return `<button type="button" class="tob-deck"${act(`d-${d.id}`, m)}><span class="dk-name">${d.factions.map((f) => glyph(f)).join("")} ${esc(d.name)}</span>` +
+    return `<button type="button" class="tob-deck"${act(`d-${d.id}`, m)}><span class="sr">Play the deck </span><span class="dk-name">${d.factions.map((f) => glyph(f)).join("")} ${esc(d.name)}</span>` +
       `<span class="dk-f">${esc(d.factions.map((f) => T.faction(f).name).join(" and "))} · 60 cards</span><span class="dk-d">${esc(d.description)}</span></button>`;
   }).join("");
   const draft = (v.prompt.draft) || { cards: {}, count: 0 };

@@ -192,9 +192,9 @@ function minionTile(m, owner, P, v) {
   // (reached by the keyboard, for the zoom)
   if (!attrs && !S.ctx.replay) attrs = ' tabindex="0"';
   const hp = m.damage ? `${m.health - m.damage}/${m.health}` : `${m.health}`;
-  const sr = `${c.name}, ${whose(owner)} ${ZONE_NAME[m.zone]}: ${STATUS[m.status]} (${TURNED[m.status]}); construction ${m.construction}, might ${m.might}, ` +
+  const sr = `${hint ? `${hint}. ` : ""}${c.name}, ${whose(owner)} ${ZONE_NAME[m.zone]}: ${STATUS[m.status]} (${TURNED[m.status]}); construction ${m.construction}, might ${m.might}, ` +
     `health ${m.health}${m.damage ? `, ${plural(m.damage, "damage marker")}` : ""}${m.sentenced ? ", Sentenced" : ""}` +
-    `${roles.length ? `; ${roles.join(", ")}` : ""}${hint ? `. ${hint}` : ""}`;
+    `${roles.length ? `; ${roles.join(", ")}` : ""}`;
   return `<${tag} class="mn f-${c.faction} s-${m.status}${move ? " can target" : selectable ? " can" : ""}${selected ? " sel" : ""}${roles.map((r) => " " + r).join("")}" ` +
     `data-mn="${m.iid}" data-card="${m.iid}" data-key="${esc(m.card)}"${attrs}>` +
     `<span class="mn-card" aria-hidden="true"><span class="mn-top"></span>${glyph(c.faction)}</span>` +

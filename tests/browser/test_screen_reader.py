@@ -1,0 +1,334 @@
+"""A whole game with a screen reader, per game (issue 31): one seat's page is played from the
+first move to the end with the keyboard alone, choosing among the buttons the accessibility
+tree names (what choosing each one does, in words), and reading the table only from that tree
+and the live regions: its own turn is announced assertively once per decision, and every move
+of every other seat (played through the API) is announced politely, naming the mover. The
+board in words opens on the one key "D", focused, with a heading per part, and Escape closes it.
+See tests/browser/screen_reader.py for the listener."""
+
+from __future__ import annotations
+
+import random
+import re
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from tests.browser import scenes
+from tests.browser.look import axe, context_args
+from tests.browser.screen_reader import Listener, buttons, play_others, wait_processed
+from tests.support.server import ServerProcess, sqlite_server
+
+pytestmark = pytest.mark.e2e
+
+OUT = Path(__file__).resolve().parents[2] / "artifacts" / "screen_reader"
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    with sqlite_server(tmp_path_factory.mktemp("screen-reader"), "") as srv:
+        yield srv
+
+
+@pytest.fixture(scope="module")
+def api(server: ServerProcess) -> Iterator[httpx.Client]:
+    with httpx.Client(base_url=server.base, timeout=30) as c:
+        yield c
+
+
+def seat_names(api: httpx.Client, table: scenes.Table) -> dict[int, str]:
+    return {seat: str(api.get(f"/api/seats/{tok}").json()["name"]) for seat, tok in table.by_seat.items()}
+
+
+def open_seat(browser: Browser, server: ServerProcess, table: scenes.Table, seat: int, name: str) -> Listener:
+    page = browser.new_context(**context_args("laptop")).new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(server.base + table.seat_url(seat))
+    expect(page.get_by_role("region", name="Your move")).to_be_visible()
+    expect(page.get_by_role("button", name="Describe the board (D)")).to_be_visible()
+    page.wait_for_function("() => window.parlourMetrics && window.parlourMetrics.firstView !== null")
+    listener = Listener(page, name)
+    listener.start()
+    page.errors = errors  # type: ignore[attr-defined]
+    return listener
+
+
+def check_description(page: Page, headings: list[str | re.Pattern[str]]) -> None:
+    """"D" opens the board in words: a dialog, focused at its title, a heading per part; Escape
+    closes it and the focus comes back."""
+    page.keyboard.press("d")
+    dialog = page.get_by_role("dialog")
+    expect(dialog).to_be_visible()
+    expect(dialog.get_by_role("heading", level=2)).to_be_focused()
+    for h in headings:
+        expect(dialog.get_by_role("heading", name=h, level=3).first).to_be_visible()
+    assert not axe(page), axe(page)
+    page.keyboard.press("Escape")
+    expect(dialog).to_have_count(0)
+
+
+class Chooser:
+    """Chooses by accessible name, by a list of patterns in order of preference."""
+
+    def __init__(self, seed: int, prefer: list[str], avoid: str = r"^$") -> None:
+        self.rng = random.Random(seed)
+        self.prefer = [re.compile(p) for p in prefer]
+        self.avoid = re.compile(avoid)
+
+    def pick(self, names: list[str]) -> str:
+        usable = [n for n in names if not self.avoid.search(n)]
+        for pattern in self.prefer:
+            hits = [n for n in usable if pattern.search(n)]
+            if hits:
+                return self.rng.choice(hits)
+        # nothing but loans: a loan it is (its confirmation is answered by keyboard)
+        usable = usable or [n for n in names if not re.search(r"^↶ Undo|^Fold|^Show|Describe|^Hint|^Repay", n)]
+        assert usable, f"nothing to choose among {names}"
+        return self.rng.choice(usable)
+
+
+def play_whole_game(table: scenes.Table, me: int, listener: Listener, names: dict[int, str],
+                    choose: Callable[[Listener], tuple[str, bool]],
+                    bots: Callable[[int, list[dict[str, Any]]], int], limit: int) -> None:
+    """Plays the listener's seat to the end. ``choose`` names the button to press and says whether
+    pressing it sends a move (else it only prepares one: a card chosen, a Beefeater marked)."""
+    page = listener.page
+    turns = 0
+    fresh = True  # a new decision: its announcement is awaited before choosing
+    while play_others(table, me, listener, names, bots):
+        if fresh and (listener.heard("turn") or turns):
+            said = listener.wait_heard("turn", turns)
+            assert said[-1].startswith("Your turn — "), said[-1]
+        elif fresh:  # the page opened on the seat's decision: its title says so
+            expect(page).to_have_title(re.compile("Your turn"))
+        turns = len(listener.heard("turn"))
+        name, sends = choose(listener)
+        seq = table.legal(me)[0]
+        listener.press(name)
+        confirm = page.get_by_role("dialog")
+        if confirm.count():  # a move taking a loan asks first: its "do it" is before "Cancel"
+            page.keyboard.press("Shift+Tab")
+            expect(confirm.get_by_role("button", name=re.compile("and do it"))).to_be_focused()
+            page.keyboard.press("Enter")
+        if sends:
+            wait_processed(table, me, seq)
+        fresh = sends
+        assert listener.moves < limit, "the game did not end"
+
+
+# -- London ----------------------------------------------------------------------------------
+
+class LondonChooser(Chooser):
+    """Plays London to its end soon: draws, develops and buys, Draw Three half the time, a few runs."""
+
+    def __init__(self, seed: int) -> None:
+        super().__init__(seed, [
+            r"^End turn$", r"^Keep ", r"at the very bottom", r"^Discard .* to pay the colour", r"^Discard .* to pay\b",
+            r"^Flip ", r"^Discard ", r"^Buy (?!Land)", r"^Place on a new stack$", r"^Place here: ", r"^New stack: ",
+            r"^Resolve ",
+        ], avoid=r"(?i)needs (a|\d) £10 loan|^Take a £|^Repay|^Look at the top|^↶ Undo|^Fold|^Show|Describe|^Hint")
+        self.actions = 0
+
+    def pick(self, names: list[str]) -> str:
+        first = super().pick(names) if any(p.search(n) for p in self.prefer for n in names
+                                           if not self.avoid.search(n)) else None
+        if first:
+            return first
+        actions = {a: n for n in names for a in ("Develop", "Buy Land", "Run the City", "Draw Three")
+                   if n.startswith(a + " ") and not re.match(r"^Develop .*\(£", n)}
+        if actions:
+            self.actions += 1
+            # Draw Three most often: the city deck, and with it the game, runs out sooner
+            roll = self.rng.random()
+            order = ["Draw Three", "Develop", "Buy Land"] if roll < 0.5 else ["Develop", "Buy Land", "Draw Three"] \
+                if roll < 0.8 else ["Buy Land", "Draw Three"]
+            for a in (["Run the City"] if self.actions % 5 == 4 else []) + order:
+                if a in actions:
+                    return actions[a]
+            return next(iter(actions.values()))
+        for pattern in (r"^Activate ", r"^Develop .*\(£", r"^End the run$|^Stop developing$", r"^Draw from the deck$",
+                        r"^Take .* from the development board", r"^Stop drawing$"):
+            hits = [n for n in names if re.search(pattern, n) and not self.avoid.search(n)]
+            stop = pattern.startswith("^Develop") and "Stop developing" in names and self.rng.random() < 0.4
+            if hits and not stop:
+                return self.rng.choice(hits)
+        return super().pick(names)
+
+
+def test_london_a_whole_game_played_by_keyboard_and_heard_through_the_live_regions(
+        browser: Browser, server: ServerProcess, api: httpx.Client) -> None:
+    started = time.monotonic()
+    table = scenes.london(api, ("Ada", "Bea"))
+    names = seat_names(api, table)
+    me = next(s for s, n in names.items() if n == "Ada")
+    listener = open_seat(browser, server, table, me, "Ada")
+    assert not axe(listener.page), axe(listener.page)
+    check_description(listener.page, [re.compile(r"^Your hand"), "Your display and money", "The development board",
+                                      "The borough market", "Bea's display"])
+    chooser = LondonChooser(5)
+    play_whole_game(table, me, listener, names, lambda lis: (chooser.pick(lis.choices()), True),
+                    scenes.london_chooser(5), limit=900)
+    page = listener.page
+    expect(page.get_by_role("region", name="Your move")).to_contain_text("Game over")
+    expect(page).not_to_have_title(re.compile("Your turn"))
+    assert listener.checked.get("Bea", 0) > 20, listener.checked
+    assert not page.errors, page.errors  # type: ignore[attr-defined]
+    OUT.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(OUT / "london-end.png"))
+    print("london", {"my moves": listener.moves, "key presses": listener.presses, "announced": listener.checked,
+                     "seconds": round(time.monotonic() - started, 1)})
+    page.context.close()
+
+
+# -- Tower of London -----------------------------------------------------------------------
+
+def tower_choice(rng: random.Random) -> Callable[[Listener], tuple[str, bool]]:
+    """Two cards chosen (Enter on each card's toggle) then laid face down; a Beefeater placed
+    from the bar's buttons; an ability used on a Beefeater the board names, or passed; cards kept."""
+    def choose(lis: Listener) -> tuple[str, bool]:
+        names = lis.choices()
+        for sends in (r"^Lay them face down$", r"^Keep these \d+$", r"^Remove it$", r"^Switch them$"):
+            hit = [n for n in names if re.search(sends, n)]
+            if hit:
+                return hit[0], True
+        gate = [n for n in names if n.startswith("Continue to round")]
+        if gate:
+            return gate[0], False
+        unpressed = [n for n in lis.choices(pressed=False) if re.search(r" card: orange building", n)]
+        if unpressed and "Lay them face down" not in names:
+            pressed = [n for n in lis.choices(pressed=True) if re.search(r" card: orange building", n)]
+            keeping = any(n.startswith("Keep these") for n in lis.choices()) or lis.page.get_by_role(
+                "button", name=re.compile(r"^Keep these")).count()
+            if keeping or len(pressed) < 2:
+                return rng.choice(unpressed), False
+        place = [n for n in names if re.match(r"^Place a Beefeater in building \d+$", n)]
+        if place:
+            return rng.choice(place), True
+        tokens = [n for n in names if n.endswith("— choose it")]
+        if tokens and rng.random() < 0.8:
+            return rng.choice(tokens), False
+        passing = [n for n in names if n.startswith("Pass")]
+        if passing:
+            return passing[0], True
+        raise AssertionError(f"nothing to choose among {names}")
+    return choose
+
+
+def test_tower_of_london_a_whole_game_played_by_keyboard_and_heard_through_the_live_regions(
+        browser: Browser, server: ServerProcess, api: httpx.Client) -> None:
+    started = time.monotonic()
+    table = scenes.tower(api, ("Ada", "Bea", "Cyd"))
+    names = seat_names(api, table)
+    me = next(s for s, n in names.items() if n == "Ada")
+    listener = open_seat(browser, server, table, me, "Ada")
+    check_description(listener.page, ["The round", "Your hand", "Quadrant I", "Quadrant II", "Quadrant III",
+                                      "Quadrant IV", "Players"])
+    play_whole_game(table, me, listener, names, tower_choice(random.Random(3)), scenes.tower_chooser(3), limit=400)
+    page = listener.page
+    expect(page.get_by_role("region", name="Your move")).to_contain_text("Game over")
+    assert listener.checked.get("Bea", 0) > 5 and listener.checked.get("Cyd", 0) > 5, listener.checked
+    assert not page.errors, page.errors  # type: ignore[attr-defined]
+    OUT.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(OUT / "tower-end.png"))
+    print("tower_of_london", {"my presses of Enter": listener.moves, "key presses": listener.presses,
+                              "announced": listener.checked, "seconds": round(time.monotonic() - started, 1)})
+    page.context.close()
+
+
+# -- Towers of Babylon ---------------------------------------------------------------------
+
+def babylon_choice(rng: random.Random) -> Callable[[Listener], tuple[str, bool]]:
+    """The deck Ember Legion chosen on the board; then, at every decision, the folded list of
+    every choice opened (its summary, by keyboard) and one of its buttons, each named by the
+    server's words, pressed: plays, attacks, builds and offers rather than ending the turn."""
+    def choose(lis: Listener) -> tuple[str, bool]:
+        names = lis.choices()
+        deck = [n for n in names if n.startswith("Play the deck Ember Legion")]
+        if deck:
+            return deck[0], True
+        every = lis.page.get_by_role("group").filter(has_text=re.compile(r"^Every choice as a list"))
+        expect(every).to_have_count(1)
+        if not buttons(every):
+            lis.press(every.get_by_text(re.compile(r"^Every choice as a list")))
+        listed = [n for n in buttons(every) if not n.startswith("Ask me")]
+        assert listed, names
+        ending = [n for n in listed if re.match(r"^(End your turn|Make no offering|Let it through|Pass)", n)]
+        doing = [n for n in listed if n not in ending]
+        if doing and (not ending or rng.random() < 0.75):
+            return rng.choice(doing), True
+        return (ending or listed)[0], True
+    return choose
+
+
+def babylon_bot(api: httpx.Client, table: scenes.Table) -> Callable[[int, list[dict[str, Any]]], int]:
+    """Bea builds (the plan of the clicking test): her Tower reaches 50 levels in about ten turns."""
+    from tests.browser.test_towers_of_babylon import Plan
+    plan = Plan(api.get(f"/api/tables/{table.code}/static").json()["cards"])
+
+    def pick(seat: int, moves: list[dict[str, Any]]) -> int:
+        view = table.view(seat)
+        if view["phase"] == "deck":
+            return next(i for i, m in enumerate(moves) if m.get("deck") == "light_citadel")
+        move = plan.pick(view, moves, "builder")
+        return next(i for i, m in enumerate(moves) if m == move)
+    return pick
+
+
+def test_towers_of_babylon_a_whole_game_played_by_keyboard_and_heard_through_the_live_regions(
+        browser: Browser, server: ServerProcess, api: httpx.Client) -> None:
+    started = time.monotonic()
+    table = scenes.Table(api, "towers_of_babylon", ("Ada", "Bea"))
+    names = seat_names(api, table)
+    me = next(s for s, n in names.items() if n == "Ada")
+    listener = open_seat(browser, server, table, me, "Ada")
+    play_whole_game(table, me, listener, names, babylon_choice(random.Random(2)), babylon_bot(api, table), limit=400)
+    page = listener.page
+    expect(page.get_by_role("region", name="Your move")).to_contain_text("Game over")
+    check_description(page, ["The turn", "Your mat", "Bea's mat"])
+    assert listener.checked.get("Bea", 0) > 10, listener.checked
+    assert not page.errors, page.errors  # type: ignore[attr-defined]
+    OUT.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(OUT / "babylon-end.png"))
+    print("towers_of_babylon", {"my presses of Enter": listener.moves, "key presses": listener.presses,
+                                "announced": listener.checked, "seconds": round(time.monotonic() - started, 1)})
+    page.context.close()
+
+
+def test_a_seats_turn_is_announced_once_while_the_others_choose_at_the_same_time(
+        browser: Browser, server: ServerProcess, api: httpx.Client) -> None:
+    """Tower of London's players choose their cards at the same time: the others' choices are
+    announced politely, one each, and the seat's own turn once, not again at each of them."""
+    table = scenes.tower(api, ("Ada", "Bea", "Cyd"))
+    names = seat_names(api, table)
+    me = next(s for s, n in names.items() if n == "Ada")
+    listener = open_seat(browser, server, table, me, "Ada")
+    page = listener.page
+    expect(page).to_have_title(re.compile("Your turn"))
+    others = [s for s in sorted(names) if s != me]
+    for seat in others:
+        before = len(listener.heard())
+        seq, moves = table.legal(seat)
+        table.play(seat, moves[0], seq)
+        said = listener.wait_heard("polite", before)
+        assert any(names[seat] in line for line in said[before:]), said
+        page.wait_for_timeout(400)  # time enough for a second turn announcement, were there one
+        turn = listener.heard("turn")
+        assert len(turn) == 1, turn
+        assert turn[0].startswith("Your turn — Choose two cards"), turn
+        assert "also awaited" not in turn[0], turn
+    # the seat's own choice, by keyboard: it is no longer its turn; nothing more is said of it
+    for _ in range(2):
+        card = next(n for n in listener.choices(pressed=False) if " card: orange building" in n)
+        listener.press(card)
+    before = len(listener.heard())
+    listener.press("Lay them face down")
+    page.wait_for_function("(n) => window.heard.polite.slice(n).some((l) => l.includes('Ada'))", arg=before)
+    expect(page).not_to_have_title(re.compile("Your turn"))
+    assert not page.errors, page.errors  # type: ignore[attr-defined]
+    page.context.close()
