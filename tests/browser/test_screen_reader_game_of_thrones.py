@@ -26,6 +26,7 @@ from playwright.sync_api import Browser, Locator, Page, expect
 
 from tests.browser.look import axe, context_args
 from tests.browser.scenes import Table
+from tests.browser.screen_reader import tab_to as tab_to_control
 from tests.support.server import ServerProcess, sqlite_server
 
 pytestmark = pytest.mark.e2e
@@ -45,6 +46,7 @@ HEAR_JS = """() => {
 
 # the orders Stark gives: the ship marches (and fights), White Harbor raids, Winterfell gathers power
 STARK_ORDERS = {"The Shivering Sea": "March +1 ★", "White Harbor": "Raid", "Winterfell": "Consolidate Power"}
+PRESSES: list[int] = []  # the keys pressed for each choice made by press()
 QUIET = ("defense", "defense-plus-one", "support", "consolidate-power", "raid")
 
 
@@ -131,8 +133,9 @@ def choices(page: Page) -> Locator:
 
 
 def press(page: Page, button: Locator) -> None:
-    """Focuses a button found by its role and name and presses Enter on it."""
-    button.focus()
+    """Tabs (or Shift+Tabs) from the focus to a button found by its role and name, and presses
+    Enter on it."""
+    PRESSES.append(tab_to_control(page, button) + 1)
     expect(button).to_be_focused()
     page.keyboard.press("Enter")
 
@@ -356,5 +359,6 @@ def play_a_round(browser: Browser, server: ServerProcess, stack: contextlib.Exit
     assert not found, json.dumps(found)[:2000]
     assert not errors, errors
     page.context.close()
-    print(f"{len(others.moves)} moves by the others, {spoken} lines heard of them; {len(said)} said in all; "
+    print(f"{len(PRESSES)} choices by Tab and Enter, {sum(PRESSES)} keys; "
+          f"{len(others.moves)} moves by the others, {spoken} lines heard of them; {len(said)} said in all; "
           f"{time.monotonic() - started:.0f} s")
