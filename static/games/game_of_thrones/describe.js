@@ -66,9 +66,10 @@ export function describe(view, ctx) {
   if (me != null && view.houses[me]) moment.push(`You are ${seatName(view, me)}.`);
   if (st.text) moment.push(st.text);
   if (view.prompt) moment.push(`Your decision: ${view.prompt.text}.`);
-  if (view.planning && me != null) {
-    const placed = (view.planning.placed || {})[me] || 0;
-    moment.push(`Orders placed: ${placed}${(view.planning.ready || []).includes(me) ? ", ready" : ", not ready yet"}.`);
+  if (view.planning) {
+    // how far each house is with its orders (how many, never which)
+    const each = (view.planning.asked || []).map((s) => `${houseOf(view, s).name}${s === me ? " (you)" : ""} ${(view.planning.placed || {})[s] || 0}${(view.planning.ready || []).includes(s) ? ", ready" : ""}`);
+    moment.push(`Orders placed: ${each.join("; ")}.`);
   }
   if ((view.restricted || []).length) moment.push(`Orders restricted this round: ${view.restricted.map((id) => orderLabel(view, id)).join(", ")}.`);
   const wcards = (view.westeros_cards || []).map((id, i) => ((S.map.westeros[["I", "II", "III"][i]] || {})[id] || {}).name).filter(Boolean);
