@@ -310,6 +310,8 @@ def play_a_round(browser: Browser, server: ServerProcess, stack: contextlib.Exit
             press(page, bar.get_by_role("button", name="Consolidate in Winterfell"))
         elif bar.get_by_role("button", name=re.compile(r"^Bid \d+ Power")).count():
             bids = bar.get_by_role("button", name=re.compile(r"^Bid \d+ Power"))
+            moment = describe(page)["The moment"]
+            assert any(line.startswith("Bidding: ") and "Stark is deciding" in line for line in moment), moment
             press(page, bids.nth(min(1, bids.count() - 1)))
         elif bar.get_by_role("button", name="End mustering").count():
             press(page, bar.get_by_role("button", name="End mustering"))

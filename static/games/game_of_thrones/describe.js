@@ -74,6 +74,15 @@ export function describe(view, ctx) {
   if ((view.restricted || []).length) moment.push(`Orders restricted this round: ${view.restricted.map((id) => orderLabel(view, id)).join(", ")}.`);
   const wcards = (view.westeros_cards || []).map((id, i) => ((S.map.westeros[["I", "II", "III"][i]] || {})[id] || {}).name).filter(Boolean);
   if (wcards.length) moment.push(`Westeros cards this round: ${wcards.join(", ")}.`);
+  if (view.bids) {
+    const chosen = view.bids.chosen || [];
+    moment.push(`Bidding: ${(view.bids.asked || []).map((s) => `${houseOf(view, s).name} ${chosen.includes(s) ? "has bid" : "is deciding"}`).join(", ")}${view.bids.mine != null ? `; your bid: ${view.bids.mine}` : ""}.`);
+  }
+  for (const r of view.bid_results || []) {
+    const what = TRACKS.find(([id]) => id === r.track);
+    moment.push(`Bids ${what ? `for the ${what[1]}` : "against the wildlings"}: ${Object.entries(r.bids).map(([s, b]) => `${houseOf(view, +s).name} ${b}`).join(", ")}.`);
+  }
+  if (view.wildling_top && S.map.wildlings[view.wildling_top]) moment.push(`The top wildling card, seen by you: ${S.map.wildlings[view.wildling_top].name}.`);
   out.push({ heading: "The moment", lines: moment });
 
   const c = view.combat;
