@@ -4,14 +4,20 @@
 // one, so the page's first view does not carry them.
 
 import { el, moveKey, plural, signed } from "/static/js/kit.js";
-import { areaName, HOUSES, houseChip, houseOf, ordinal, orderInfo, S, STRENGTH, TRACK_NAME, UNIT_NAME } from "./renderer.js";
+import { areaName, HOUSES, houseChip, houseOf, ordinal, orderInfo, S, UNIT_NAME } from "./renderer.js";
+
+const STRENGTH = { footman: 1, knight: 2, ship: 1, "siege-engine": 0 };
+export const TRACK_NAME = { iron_throne: "Iron Throne", fiefdoms: "Fiefdoms", kings_court: "King's Court" };
 
 function houseCard(view, id, state, move) {
   const c = (view.house_cards || {})[id];
   if (!c) return null;
   const h = HOUSES[c.house] || {};
-  const body = [el("span", { class: "hc-str", title: "Combat strength", text: String(c.strength) }),
-    el("strong", { class: "hc-name", text: c.name }),
+  // a card to play is named by what playing it does: "Play Eddard Stark, strength 4", then its
+  // swords, fortifications and text (the figure drawn in its corner is said in words instead)
+  const body = [move ? el("span", { class: "sr", text: "Play " }) : null,
+    el("span", { class: "hc-str", title: "Combat strength", "aria-hidden": move ? "true" : null, text: String(c.strength) }),
+    el("strong", { class: "hc-name", text: c.name }), move ? el("span", { class: "sr", text: `, strength ${c.strength}. ` }) : null,
     el("span", { class: "hc-icons", text: [c.swords ? `⚔ ${c.swords} sword${c.swords > 1 ? "s" : ""}` : "", c.fortifications ? `▣ ${c.fortifications} fortification${c.fortifications > 1 ? "s" : ""}` : ""].filter(Boolean).join(" · ") }),
     el("span", { class: "hc-text", text: c.text || "" })];
   if (state) body.push(el("span", { class: "hc-state", text: state }));
@@ -28,7 +34,16 @@ export function promptParts(view, loose) {
   const out = [];
   const power = () => plural(view.power[S.ctx.seat], "Power token");
   if (p.kind === "cards") out.push(cardChooser(view, loose));
-  if (p.kind === "bid") out.push(el("p", { class: "note", text: p.for === "track" ? `Clash of Kings: the ${TRACK_NAME[p.track] || p.track} track. You have ${power()}.` : `Wildling attack of strength ${view.wildlings}. You have ${power()}.` }));
+  if (p.kind === "bid") {
+    out.push(el("p", { class: "note", text: p.for === "track" ? `Clash of Kings: the ${TRACK_NAME[p.track] || p.track} track. You have ${power()}.` : `Wildling attack of strength ${view.wildlings}. You have ${power()}.` }));
+    // each bid's button says what it does: "Bid 3 Power on the Iron Throne"
+    const on = p.for === "track" ? `on the ${TRACK_NAME[p.track] || p.track}` : "against the wildlings";
+    const bids = loose.filter((m) => m.type === "bid");
+    if (bids.length) {
+      out.push(el("div", { class: "bids" }, bids.map((m) => el("button", { type: "button", class: "choice bid", "data-move": moveKey(m), disabled: S.ctx.pending || S.ctx.offline,
+        "aria-label": `Bid ${m.power} Power ${on}`, onclick: () => { S.sel = null; S.ctx.send(m); } }, String(m.power)))));
+    }
+  }
   if (p.kind === "ties" && p.bids) out.push(bidTable(view, p.bids));
   if (p.kind === "wildling" && view.wildling_top) out.push(wildlingCard(view.wildling_top) || "");
   if ((p.kind === "westeros_choice" || p.kind === "wildling_choice") && p.card) {

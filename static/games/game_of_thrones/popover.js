@@ -12,8 +12,11 @@ const POP_TYPES = new Set(["order", "raven_swap", "unorder"]);
 export function closePopover(refocus = true) {
   const was = S.pop;
   S.pop = null;
+  S.popOpened = null;
   if (S.built && S.built.pop) { S.built.pop.remove(); S.built.pop = null; }
-  if (refocus && was && S.built && S.built.nodes[was]) S.built.nodes[was].focus({ preventScroll: true });
+  // back where the keyboard came from: the area's button in the list, or the area on the map
+  const button = S.popFrom === "list" && was ? document.querySelector(`[data-area-button="${CSS.escape(was)}"]`) : null;
+  if (refocus && was && S.built && (button || S.built.nodes[was])) (button || S.built.nodes[was]).focus({ preventScroll: true });
 }
 
 function reason(view, id, o, area, used, specials, allowed) {
@@ -25,6 +28,33 @@ function reason(view, id, o, area, used, specials, allowed) {
   const info = S.fixed.area[area] || {};
   if (info.kind === "port" && ["defense", "consolidate"].includes(o.kind)) return "not in a port";
   return "not here";
+}
+
+/** An order chosen: the popover closes and the focus goes on — to the next of the seat's areas
+ * still without an order in the list of areas (the way a keyboard came), else back to the area on
+ * the map; Ready, once every area has its order and the view says so. */
+function chosen(view, area) {
+  const from = S.popFrom;
+  closePopover(false);
+  const done = new Set((view.areas || []).filter((a) => a.order && a.order.seat === S.ctx.seat).map((a) => a.id)).add(area);
+  const list = [...document.querySelectorAll("[data-area-button]")];
+  const next = list.find((b) => !done.has(b.dataset.areaButton) && list.indexOf(b) > list.findIndex((x) => x.dataset.areaButton === area))
+    || list.find((b) => !done.has(b.dataset.areaButton));
+  const seq = S.ctx.seq;
+  if (from === "list" && next) next.focus({ preventScroll: true });
+  else if (S.built.nodes[area]) S.built.nodes[area].focus({ preventScroll: true });
+  if (next) return;
+  // the last order: Ready comes into the action bar with the next view (unless the player has
+  // moved the focus elsewhere meanwhile)
+  const ready = moveKey({ type: "ready" });
+  const here = document.activeElement;
+  let tries = 200;
+  const look = () => {
+    const b = S.ctx.seq !== seq && document.querySelector(`#action-bar [data-move="${CSS.escape(ready)}"]:not(:disabled)`);
+    if (b && (document.activeElement === here || document.activeElement === document.body)) b.focus({ preventScroll: true });
+    else if (!b && tries-- > 0) setTimeout(look, 50);
+  };
+  setTimeout(look, 50);
 }
 
 function orderButtons(view, area, list) {
@@ -41,8 +71,11 @@ function orderButtons(view, area, list) {
     const token = svg("svg", { class: "tok", viewBox: "-16 -16 32 32", "aria-hidden": "true" }, orderToken(view, { seat: me, token: id }, 0, 0));
     const name = el("span", { class: "oname", text: o.name || orderLabel(view, id) });
     if (m) {
+      // said in full to a screen reader, around the name shown: what choosing it does, and where
+      // ("Place March +1 ★ on Winterfell")
+      const [before, after] = kind === "order" ? ["Place ", ` on ${areaName(area)}`] : ["Raven: put ", ` in ${areaName(area)} instead`];
       return el("button", { type: "button", class: "choice order-choice", "data-move": moveKey(m), disabled: S.ctx.pending || S.ctx.offline,
-        onclick: () => { closePopover(false); S.ctx.send(m); } }, token, name);
+        onclick: () => { chosen(view, area); S.ctx.send(m); } }, token, el("span", { class: "sr", text: before }), name, el("span", { class: "sr", text: after }));
     }
     const why = reason(view, id, o, area, used, specials, allowed);
     return el("button", { type: "button", class: "choice order-choice", disabled: true, "aria-disabled": "true", title: why }, token, name, el("small", { text: why }));
@@ -54,6 +87,12 @@ export function drawPopover(view) {
   const id = S.pop;
   if (S.built.pop) { S.built.pop.remove(); S.built.pop = null; }
   if (!id) return null;
+  if (S.popOpened !== id) {
+    // opened now: from the list of areas or from the map (where the focus goes back)
+    S.popOpened = id;
+    const f = document.activeElement;
+    S.popFrom = f && f.closest && f.closest("[data-area-button]") ? "list" : "map";
+  }
   const list = areaMoves(id);
   if (!list.some((m) => POP_TYPES.has(m.type))) { S.pop = null; return null; }
   const unorder = list.find((m) => m.type === "unorder");
@@ -67,7 +106,7 @@ export function drawPopover(view) {
     now ? el("p", { class: "pop-now", text: `Order here: ${now}` }) : null,
     hasOrders ? el("div", { class: "pop-orders" }, orderButtons(view, id, list)) : null,
     unorder ? el("button", { type: "button", class: "choice pop-unorder", "data-move": moveKey(unorder), disabled: S.ctx.pending || S.ctx.offline,
-      onclick: () => { closePopover(false); S.ctx.send(unorder); } }, "Take this order back") : null);
+      "aria-label": `Take this order back from ${areaName(id)}`, onclick: () => { closePopover(); S.ctx.send(unorder); } }, "Take this order back") : null);
   pop.addEventListener("keydown", (e) => { if (e.key === "Escape") { e.preventDefault(); closePopover(); } });
   S.built.pop = pop;
   S.built.wrap.append(pop);

@@ -14,12 +14,7 @@ const HOUSES = {
   tyrell: { name: "Tyrell", letter: "T", fill: "#3f7f35", ink: "#ffffff", tint: "#bcd8ad" },
   martell: { name: "Martell", letter: "M", fill: "#e07a1c", ink: "#1e1100", tint: "#f2c596" },
 };
-const TRACKS = [["iron_throne", "Iron Throne"], ["fiefdoms", "Fiefdoms"], ["kings_court", "King's Court"]];
-const DOMINANCE = { iron_throne: "Iron Throne", fiefdoms: "Valyrian Steel Blade", kings_court: "Messenger Raven" };
-const KIND_NAME = { march: "March", defense: "Defense", support: "Support", raid: "Raid", consolidate: "Consolidate Power" };
-const STRENGTH = { footman: 1, knight: 2, ship: 1, "siege-engine": 0 };
 const UNIT_NAME = { footman: "footman", knight: "knight", ship: "ship", "siege-engine": "siege engine" };
-const TRACK_NAME = { iron_throne: "Iron Throne", fiefdoms: "Fiefdoms", kings_court: "King's Court" };
 
 const S = {
   root: null, ctx: null, moves: null, map: null, fixed: null, loading: null, built: null,
@@ -94,10 +89,8 @@ const houseOf = (view, seat) => HOUSES[view.houses[seat]] || { name: `Seat ${sea
 const stars = (n) => (n <= 4 ? [3, 2, 1, 0] : [3, 3, 2, 1, 0, 0]);
 const orderInfo = (view, id) => (view.orders && view.orders[id]) || { kind: id, modifier: 0, special: false, name: id };
 
-function orderLabel(view, id) {
-  const o = orderInfo(view, id);
-  return o.name || `${KIND_NAME[o.kind]} ${signed(o.modifier, true)}`;
-}
+// (every order's name comes with the table's static data)
+const orderLabel = (view, id) => orderInfo(view, id).name;
 
 
 const ORDER_GLYPH = {
@@ -127,7 +120,7 @@ function buildMap() {
   const nodes = {};
   for (const [id, a] of Object.entries(map.areas)) {
     const info = S.fixed.area[id] || { name: id, kind: "land" };
-    const p = svg("path", { d: a.d, class: `a ${info.kind}`, "fill-rule": "evenodd", "data-area": id, tabindex: "0", role: "button" });
+    const p = svg("path", { d: a.d, class: `a ${info.kind}`, "fill-rule": "evenodd", "data-area": id, role: "button" });
     nodes[id] = p;
     areas.append(p);
     labels.append(areaLabel(id, a, info));
@@ -147,7 +140,7 @@ function buildMap() {
       svg("path", { d: "M0 0L10 5L0 10Z", class: "arrowhead" })));
   const previewLayer = svg("g", { class: "g-arrows g-preview", "aria-hidden": "true" });
   const world = svg("g", { class: "world" }, areas, borders, labels, dyn, arrows, previewLayer);
-  const root = svg("svg", { viewBox: `0 0 ${w} ${h}`, class: "got-svg", role: "group", "aria-label": "Map of Westeros: every area is a button" }, defs, world);
+  const root = svg("svg", { viewBox: `0 0 ${w} ${h}`, class: "got-svg", role: "group", tabindex: "-1", "aria-label": "Map of Westeros: every area is a button" }, defs, world);
   root.addEventListener("click", (e) => {
     if (S.dragged) { S.dragged = false; return; }
     const t = e.target.closest("[data-area]");
@@ -322,6 +315,8 @@ function drawDynamic(view) {
     node.classList.toggle("hl", hl.has(id));
     node.classList.toggle("sel", S.sel === id);
     node.classList.toggle("combat", Boolean(view.combat && view.combat.area === id));
+    // Tab goes to the areas that may be chosen now (the others are read, and described, not chosen)
+    node.tabIndex = hl.has(id) || S.sel === id ? 0 : -1;
     node.setAttribute("aria-label", describeArea(view, id, e, info, hl.has(id)));
     const [ux, uy] = unitSpot(a, info, standing(e));
     const g = svg("g", { "data-at": id });
@@ -472,10 +467,21 @@ function houseChip(view, seat, extra = "") {
   return chip;
 }
 
-function button(move, label, cls = "") {
+function button(move, cls = "") {
   const choice = S.moves.choice(move);
   return el("button", { type: "button", class: `choice ${cls}`, "data-move": moveKey(move), disabled: S.ctx.pending || S.ctx.offline,
-    onclick: () => { S.sel = null; S.ctx.send(move); } }, label || (choice && choice.label) || move.type);
+    onclick: () => { S.sel = null; S.ctx.send(move); } }, (choice && choice.label) || move.type);
+}
+
+/** An area's button said in full: "March from Winterfell to Castle Black"; while planning its
+ * units and order. */
+function areaSays(view, p, id) {
+  const n = areaName(id);
+  const e = S.live[id] || {};
+  if (p.kind === "march_moves") return `March from ${areaName(p.from)} to ${n}`;
+  if (p.kind === "orders" || p.kind === "raven") return `${n}, ${(e.units || []).map((u) => UNIT_NAME[u.kind]).join(", ")}: ${e.order && e.order.token ? orderLabel(view, e.order.token) : "no order yet"}`;
+  const one = areaMoves(id).map((m) => (S.moves.choice(m) || {}).label);
+  return p.kind === "raid" ? `Raid from ${n}` : one.length === 1 && one[0] ? (one[0].includes(n) ? one[0] : `${n}: ${one[0]}`) : n;
 }
 
 function actionPanel(view, more) {
@@ -514,7 +520,7 @@ function actionPanel(view, more) {
       } else {
         box.append(el("p", { class: "hint", text: p.kind === "orders" ? `Tap an area on the map to give it an order (${plural(todo.length, "area")} without one), or here:` : "Choose a highlighted area on the map, or here:" }));
       }
-      const list = el("div", { class: "area-list" }, areas.map((id) => el("button", { type: "button", class: `area-button${done.has(id) ? " done" : ""}`, "data-area-button": id, onclick: () => onArea(id) }, done.has(id) ? `${areaName(id)} ✓` : areaName(id))));
+      const list = el("div", { class: "area-list" }, areas.map((id) => el("button", { type: "button", class: `area-button${done.has(id) ? " done" : ""}`, "data-area-button": id, "aria-label": areaSays(view, p, id), onclick: () => onArea(id) }, areaName(id))));
       // orders are given on the map (a popover at the area): the list of areas stays in the
       // panel, out of the action bar, which keeps to Ready
       if (p.kind === "orders") S.areaList = el("section", { class: "got-areas", "aria-label": "Your areas" }, list);
@@ -529,13 +535,9 @@ function actionPanel(view, more) {
         el("button", { type: "button", class: "link", onclick: () => { S.sel = null; render(S.root, S.ctx); } }, "Back to all areas"));
     }
   }
-  const rest = loose.filter((m) => m.type !== "card");
-  if (rest.length) {
-    const bids = rest.filter((m) => m.type === "bid");
-    const other = rest.filter((m) => m.type !== "bid");
-    if (bids.length) box.append(el("div", { class: "bids" }, bids.map((m) => button(m, String(m.power), "bid"))));
-    if (other.length) box.append(el("div", { class: "buttons" }, other.map((m) => button(m, null, m.type === "ready" || m.type === "end_march" && !m.power || m.type === "end_muster" ? "primary" : ""))));
-  }
+  // (the cards and the bids: in the panels, panels.js)
+  const rest = loose.filter((m) => m.type !== "card" && m.type !== "bid");
+  if (rest.length) box.append(el("div", { class: "buttons" }, rest.map((m) => button(m, m.type === "ready" || m.type === "end_march" && !m.power || m.type === "end_muster" ? "primary" : ""))));
   if (p.kind === "orders" && !all.some((m) => m.type === "ready")) {
     box.append(el("div", { class: "buttons" }, el("button", { type: "button", class: "choice primary", disabled: true, title: "Place an order on every area holding your units first" }, "Ready"),
       el("small", { class: "note", text: " Place an order on every area holding your units first." })));
@@ -592,7 +594,7 @@ export function render(root, ctx) {
   if (ctx.seq !== S.selSeq) { S.selSeq = ctx.seq; if (S.sel && !areaMoves(S.sel).length) S.sel = null; }
   if (!S.built || !root.contains(S.built.svg)) {
     S.built = buildMap();
-    const box = el("div", { class: "got-map", tabindex: "0", "aria-label": "The map: + and − zoom, arrow keys pan, Tab moves between areas" }, S.built.svg);
+    const box = el("div", { class: "got-map", tabindex: "0", "aria-label": "The map: + and − zoom, arrow keys pan, Tab moves between the areas you may choose now" }, S.built.svg);
     S.built.box = box;
     // the panels of the moment: over the sea beside Westeros on a wide screen, a sheet above the
     // action bar on a phone when a decision needs them (a battle, the cards, a bid)
@@ -615,8 +617,13 @@ export function render(root, ctx) {
       // a move's arrow while a pointer or the focus rests on its button (in the panel or the bar)
       root.dataset.gotHover = "1";
       // a finger is no pointer resting on a button (it stays where it last tapped while the bar is
-      // drawn anew under it): on touch the arrow follows the focus only
-      const onButton = (e) => { const b = e.pointerType !== "touch" && e.target.closest && e.target.closest("[data-move]"); if (b) previewMoveKey(b.dataset.move); };
+      // drawn anew under it): on touch the arrow follows the focus only; nor is a mouse at rest
+      const onButton = (e) => {
+        const b = e.pointerType !== "touch" && e.target.closest && e.target.closest("[data-move]");
+        const at = e.type === "pointerover" ? `${e.clientX},${e.clientY}` : null;
+        if (b && at !== S.pointedAt) previewMoveKey(b.dataset.move);
+        if (at) S.pointedAt = at;
+      };
       const off = (e) => { if (e.pointerType !== "touch" && e.target.closest && e.target.closest("[data-move]")) preview(null); };
       root.addEventListener("pointerover", onButton);
       root.addEventListener("focusin", onButton);
@@ -738,7 +745,7 @@ function fitMoment(view) {
 // the winner is named here (with the final standings), not again in the table's end box
 export const ownResult = true;
 
-export { areaMoves, areaName, armyRowY, DOMINANCE, HOUSES, houseChip, houseOf, labelBoxes, mapArea, ordinal, orderInfo, orderLabel, orderToken, rowBox, S, standing, stars, STRENGTH, TRACK_NAME, TRACKS, unitGroups, unitSpot, UNIT_NAME };
+export { areaMoves, areaName, armyRowY, HOUSES, houseChip, houseOf, labelBoxes, mapArea, ordinal, orderInfo, orderLabel, orderToken, rowBox, S, standing, stars, unitGroups, unitSpot, UNIT_NAME };
 
 export function panel(view, seat) {
   if (!view || !view.houses || !view.houses[seat]) return [];

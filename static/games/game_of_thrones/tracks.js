@@ -2,7 +2,10 @@
 // dominance tokens, supply, victory and the wildlings. Fetched when scrolled near.
 
 import { el, plural } from "/static/js/kit.js";
-import { DOMINANCE, houseChip, houseOf, stars, TRACKS } from "./renderer.js";
+import { houseChip, houseOf, stars } from "./renderer.js";
+
+const TRACKS = [["iron_throne", "Iron Throne"], ["fiefdoms", "Fiefdoms"], ["kings_court", "King's Court"]];
+const DOMINANCE = { iron_throne: "Iron Throne", fiefdoms: "Valyrian Steel Blade", kings_court: "Messenger Raven" };
 
 export function tracksPanel(view) {
   const n = view.houses.length;
