@@ -14,16 +14,16 @@ from fastapi.staticfiles import StaticFiles
 from sqlalchemy.exc import DBAPIError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from app import outage
-from app.config import Settings
-from app.db import is_busy
-from app.errors import ApiError
-from app.guard import GuardMiddleware, install_log_redaction
-from app.outage import database_unavailable
 from app.parlour import Parlour
-from app.paths import STATIC
-from app.routes import again_pages, api, diplomacy, game_help, hints_api, ops, pages, replays, sockets, time_api
-from app.user_text import TextRefused, refuse_nul_in_request
+from app.server.config import Settings
+from app.server.errors import ApiError
+from app.server.guard import GuardMiddleware, install_log_redaction
+from app.server.paths import STATIC
+from app.server.user_text import TextRefused, refuse_nul_in_request
+from app.storage.db import is_busy
+from app.web import outage
+from app.web.outage import database_unavailable
+from app.web.routes import again_pages, api, diplomacy, game_help, hints_api, ops, pages, replays, sockets, time_api
 
 log = logging.getLogger("parlour")
 

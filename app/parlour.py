@@ -12,29 +12,29 @@ from typing import Annotated, Any
 from fastapi import Depends, Request
 from starlette.requests import HTTPConnection
 
-from app import background, memory
-from app.bot_pool import BotPool
-from app.bot_seats import BotSeats
-from app.clocks import ClockKeeper
-from app.config import Settings, is_postgres
-from app.db import make_engine, sessionmaker
-from app.diplomacy import PrivateChats
-from app.errors import ApiError, not_found
-from app.guard import CodeBrake
-from app.hints import Hints
-from app.hub import Hub
-from app.journal import make_journal
-from app.live import LiveTable, LiveTables, PlayerInfo
-from app.logs import note_table
-from app.metrics import CollectorPauses, LoopLag
-from app.mover import Mover
-from app.notify import Notifier, PostgresNotifier
-from app.prometheus import Exporter
-from app.push import Pusher
-from app.rematch import Rematcher
-from app.replays import Replays
-from app.rooms import Rooms
-from app.tokens import hash_token, normalize_code
+from app.features.diplomacy import PrivateChats
+from app.features.hints import Hints
+from app.features.push import Pusher
+from app.features.rematch import Rematcher
+from app.features.replays import Replays
+from app.play.hub import Hub
+from app.play.journal import make_journal
+from app.play.live import LiveTable, LiveTables, PlayerInfo
+from app.play.mover import Mover
+from app.play.notify import Notifier, PostgresNotifier
+from app.server import background, memory
+from app.server.config import Settings, is_postgres
+from app.server.errors import ApiError, not_found
+from app.server.guard import CodeBrake
+from app.server.logs import note_table
+from app.server.metrics import CollectorPauses, LoopLag
+from app.storage.db import make_engine, sessionmaker
+from app.storage.tokens import hash_token, normalize_code
+from app.tables.bot_pool import BotPool
+from app.tables.bot_seats import BotSeats
+from app.tables.clocks import ClockKeeper
+from app.tables.rooms import Rooms
+from app.web.prometheus import Exporter
 from engines.base import Engine
 from engines.registry import load_engines
 
@@ -86,7 +86,7 @@ class Parlour:
         gc.collect()
         gc.freeze()
         gc.set_threshold(20_000, 20, 50)
-        # The journal's thread (app/journal.py) takes the interpreter lock back after each
+        # The journal's thread (app/play/journal.py) takes the interpreter lock back after each
         # SQLite call; while the event loop is busy building views it waited up to the default
         # switch interval (5 ms) each time, and every move of the batch waited with it.
         sys.setswitchinterval(SWITCH_INTERVAL)
@@ -102,7 +102,7 @@ class Parlour:
 
     async def _sweep(self) -> None:
         """Drop the tables not in use from memory, now and then (LiveTables.sweep), and hand
-        what they held back to the system (app/memory.py)."""
+        what they held back to the system (app/server/memory.py)."""
         every = self.settings.memory_trim_seconds
         trimmed = time.monotonic()
         while True:

@@ -26,11 +26,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from app.config import Settings  # noqa: E402
-from app.db import migrate  # noqa: E402
-from app.hub import Connection  # noqa: E402
 from app.parlour import Parlour  # noqa: E402
-from app.tokens import hash_token  # noqa: E402
+from app.play.hub import Connection  # noqa: E402
+from app.server.config import Settings  # noqa: E402
+from app.storage.db import migrate  # noqa: E402
+from app.storage.tokens import hash_token  # noqa: E402
 
 NAMES = ("Ada", "Bob", "Cy", "Di")
 

@@ -55,8 +55,8 @@ import orjson
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from app.live import LiveTable, PlayerInfo, encode_events, new_state  # noqa: E402
-from app.record import verify_record  # noqa: E402
+from app.features.record import verify_record  # noqa: E402
+from app.play.live import LiveTable, PlayerInfo, encode_events, new_state  # noqa: E402
 from engines.base import Engine, new_game, rules_version  # noqa: E402
 from engines.registry import BUILTIN, load_engines  # noqa: E402
 from tests.support.server import ServerProcess  # noqa: E402
@@ -153,10 +153,10 @@ def table_cost(engines: dict[str, Engine], seeds: int, cuts_per_game: int, quick
 
 async def reload_times(engines_paths: tuple[str, ...], repeats: int, seats_of: dict[str, int],
                        snapshot_every: int) -> list[dict[str, Any]]:
-    from app.config import Settings
-    from app.db import migrate
     from app.parlour import Parlour
-    from app.tokens import hash_token
+    from app.server.config import Settings
+    from app.storage.db import migrate
+    from app.storage.tokens import hash_token
 
     tmp = Path(tempfile.mkdtemp())
     url = f"sqlite+aiosqlite:///{tmp / 'reload.db'}"

@@ -17,10 +17,10 @@ from typing import Any
 import httpx
 import pytest
 
-from app import clock_rules as rules
-from app.config import Settings
-from app.models import utcnow
-from app.record import verify_record
+from app.features.record import verify_record
+from app.server.config import Settings
+from app.storage.models import utcnow
+from app.tables import clock_rules as rules
 from engines.registry import load_engines
 from tests.support.play import join
 from tests.support.server import TALLY
@@ -369,7 +369,7 @@ def stored(client: Any, code: str) -> list[Any]:
     """The table's stored entries (seq, seat, move, events, created_at), oldest first."""
     from sqlalchemy import select
 
-    from app.models import MoveRecord
+    from app.storage.models import MoveRecord
 
     parlour = client.app.state.parlour
 
@@ -541,7 +541,7 @@ def test_the_clocks_after_take_backs_are_derived_again_from_the_stored_entries_a
     assert before.state["since"] == {str(first): rules.stamp(loan)}
     from sqlalchemy import update
 
-    from app.models import TableClock
+    from app.storage.models import TableClock
 
     parlour = c.app.state.parlour
     table_id = c.portal.call(parlour.live.by_code, t["code"]).id
@@ -631,7 +631,7 @@ def test_two_server_processes_play_each_time_out_exactly_once(server_factory: An
         assert x["bots"]["decided"].get("clock", 0) >= x["clock_timeouts_played"], x
     from sqlalchemy import create_engine, text
 
-    from app.config import sync_url
+    from app.server.config import sync_url
 
     engine = create_engine(sync_url(postgres_url))
     with engine.connect() as conn:
@@ -654,7 +654,7 @@ def test_a_take_back_racing_a_time_out_on_two_server_processes_has_one_winner(se
     time-out's move."""
     from sqlalchemy import create_engine, text
 
-    from app.config import sync_url
+    from app.server.config import sync_url
 
     env = {"CLOCK_POLL_SECONDS": "0.05"}
     a = server_factory(postgres_url, engines=LONDON, extra_env=env)

@@ -12,15 +12,15 @@ import orjson
 import pytest
 from sqlalchemy import select
 
-from app.errors import ApiError
-from app.hub import Connection
-from app.journal import MoveWrite, SqliteJournal, make_journal
-from app.live import LiveTable, PlayerInfo
-from app.models import MoveRecord
-from app.notify import Notifier
 from app.parlour import Parlour
-from app.tokens import hash_token
-from app.wire import public_summary
+from app.play.hub import Connection
+from app.play.journal import MoveWrite, SqliteJournal, make_journal
+from app.play.live import LiveTable, PlayerInfo
+from app.play.notify import Notifier
+from app.play.wire import public_summary
+from app.server.errors import ApiError
+from app.storage.models import MoveRecord
+from app.storage.tokens import hash_token
 from engines.base import canonical_move
 from tests.conftest import make_settings
 

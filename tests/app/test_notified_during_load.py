@@ -15,12 +15,12 @@ from typing import Any
 import pytest
 from sqlalchemy import insert
 
-from app.db import make_engine, sessionmaker
-from app.hub import Hub
-from app.live import LiveTable, LiveTables
-from app.models import Player
-from app.notify import Notifier
-from app.rooms import Rooms
+from app.play.hub import Hub
+from app.play.live import LiveTable, LiveTables
+from app.play.notify import Notifier
+from app.storage.db import make_engine, sessionmaker
+from app.storage.models import Player
+from app.tables.rooms import Rooms
 from tests.support.tinygame import ENGINE
 
 pytestmark = pytest.mark.pg

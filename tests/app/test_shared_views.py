@@ -10,12 +10,12 @@ from typing import Any
 import orjson
 import pytest
 
-from app.config import Settings
-from app.hub import Connection
-from app.live import LiveTable
 from app.parlour import Parlour
-from app.tokens import hash_token
-from app.wire import log_for
+from app.play.hub import Connection
+from app.play.live import LiveTable
+from app.play.wire import log_for
+from app.server.config import Settings
+from app.storage.tokens import hash_token
 
 NAMES = ("Ada", "Bob", "Cy", "Di")
 

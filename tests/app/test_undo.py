@@ -13,9 +13,9 @@ import orjson
 import pytest
 from fastapi.testclient import TestClient
 
-from app.config import Settings
+from app.features.record import verify_record
 from app.main import create_app
-from app.record import verify_record
+from app.server.config import Settings
 from engines.registry import load_engines
 from tests.support.play import started_pair
 
@@ -205,7 +205,7 @@ def test_an_absent_player_cannot_take_back_while_a_bot_holds_their_seat(db_url):
 
     from sqlalchemy import update
 
-    from app.models import Player
+    from app.storage.models import Player
 
     origin = {"origin": "http://testserver"}
     # the bot, once given the seat, holds it a minute before it moves: long past this test
