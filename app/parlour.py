@@ -34,7 +34,6 @@ from app.tables.bot_pool import BotPool
 from app.tables.bot_seats import BotSeats
 from app.tables.clocks import ClockKeeper
 from app.tables.rooms import Rooms
-from app.web.prometheus import Exporter
 from engines.base import Engine
 from engines.registry import load_engines
 
@@ -74,7 +73,6 @@ class Parlour:
         self.pusher = Pusher(self.live, self.hub, settings)
         self.rematches = Rematcher(self.live, self.rooms, self.hub, self.notifier)  # play again
         self.replays = Replays(self.sessions)  # the books of finished games watched lately
-        self.figures = Exporter(self)  # GET /metrics
 
     async def start(self) -> None:
         await self.journal.start()

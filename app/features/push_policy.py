@@ -17,9 +17,8 @@ from ipaddress import IPv4Address, IPv4Network, IPv6Address, IPv6Network, ip_add
 
 from yarl import URL
 
-# The push services of today's browsers: Chrome, Edge's Chromium, Opera, Samsung Internet (FCM);
-# Firefox (Mozilla's autopush); Safari (Apple); legacy Edge (Windows Notification Service).
-DEFAULT_SERVICES = ("fcm.googleapis.com", "push.services.mozilla.com", "push.apple.com", "notify.windows.com")
+from app.server.config import DEFAULT_PUSH_SERVICES
+
 MAX_ENDPOINT = 1024
 HTTPS_PORT = 443
 LOOPBACK_NAMES = frozenset({"localhost", "127.0.0.1", "::1"})
@@ -66,7 +65,7 @@ class PushPolicy:
     off): endpoints on this machine at that one port are accepted too, and sending may connect
     to a loopback address at that port and no other."""
 
-    services: tuple[str, ...] = DEFAULT_SERVICES
+    services: tuple[str, ...] = DEFAULT_PUSH_SERVICES
     test_port: int = 0
 
     def endpoint(self, text: str) -> URL:
@@ -113,9 +112,3 @@ def literal_address(host: str) -> IPAddress | None:
         return ip_address(host)
     except ValueError:
         return None
-
-
-def parse_services(raw: str) -> tuple[str, ...]:
-    """PUSH_SERVICES: comma-separated host suffixes ("push.apple.com" allows web.push.apple.com)."""
-    found = tuple(s.strip().lower().strip(".") for s in raw.split(",") if s.strip())
-    return found or DEFAULT_SERVICES

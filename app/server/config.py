@@ -5,8 +5,17 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 
-from app.features.push_policy import parse_services
 from engines.registry import BUILTIN
+
+# The push services of today's browsers: Chrome, Edge's Chromium, Opera, Samsung Internet (FCM);
+# Firefox (Mozilla's autopush); Safari (Apple); legacy Edge (Windows Notification Service).
+DEFAULT_PUSH_SERVICES = ("fcm.googleapis.com", "push.services.mozilla.com", "push.apple.com", "notify.windows.com")
+
+
+def parse_push_services(raw: str) -> tuple[str, ...]:
+    """PUSH_SERVICES: comma-separated host suffixes ("push.apple.com" allows web.push.apple.com)."""
+    found = tuple(s.strip().lower().strip(".") for s in raw.split(",") if s.strip())
+    return found or DEFAULT_PUSH_SERVICES
 
 
 def _default_engines() -> tuple[str, ...]:
@@ -72,7 +81,8 @@ class Settings:
     bot_think_seconds: float = field(default_factory=lambda: float(os.environ.get("BOT_THINK_SECONDS", "0.9")))
     clock_poll_seconds: float = field(default_factory=lambda: float(os.environ.get("CLOCK_POLL_SECONDS", "1")))
     push_contact: str = field(default_factory=lambda: os.environ.get("PUSH_CONTACT", "mailto:parlour@localhost"))
-    push_services: tuple[str, ...] = field(default_factory=lambda: parse_services(os.environ.get("PUSH_SERVICES", "")))
+    push_services: tuple[str, ...] = field(
+        default_factory=lambda: parse_push_services(os.environ.get("PUSH_SERVICES", "")))
     push_test_port: int = field(default_factory=lambda: int(os.environ.get("PUSH_TEST_PORT") or "0"))
     push_ca_file: str | None = field(default_factory=lambda: os.environ.get("PUSH_CA_FILE") or None)
     stats_token: str | None = field(default_factory=lambda: os.environ.get("STATS_TOKEN") or None)

@@ -12,13 +12,11 @@ import secrets
 import unicodedata
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any
 
 from sqlalchemy import select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.features.diplomacy import enabled as diplomacy_enabled
 from app.play.hub import Hub
 from app.play.live import LiveTable, LiveTables, PlayerInfo
 from app.play.notify import Notifier
@@ -259,9 +257,3 @@ class Rooms:
             raise ApiError(404, "unknown_table", "This table is gone.")
         self.hub.table_changed(fresh)
         return fresh
-
-    @staticmethod
-    def describe(engine: Engine) -> dict[str, Any]:
-        return {"id": engine.id, "title": engine.title, "tagline": engine.tagline,
-                "min_seats": engine.min_seats, "max_seats": engine.max_seats,
-                "options": [o.as_json() for o in engine.options], "private_chats": diplomacy_enabled(engine)}

@@ -10,8 +10,9 @@ keep anyway) is read when Prometheus asks, by a collector, so nothing is counted
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
-from typing import TYPE_CHECKING
+from typing import Annotated
 
+from fastapi import Depends
 from prometheus_client import (
     CollectorRegistry,
     GCCollector,
@@ -23,11 +24,10 @@ from prometheus_client import (
 from prometheus_client.exposition import choose_encoder
 from prometheus_client.metrics_core import CounterMetricFamily, GaugeMetricFamily, Metric
 from prometheus_client.registry import Collector
+from starlette.requests import HTTPConnection
 
+from app.parlour import Parlour
 from app.server.metrics import RecentTimes
-
-if TYPE_CHECKING:
-    from app.parlour import Parlour
 
 # No "_created" series beside every counter and histogram: a server's start time is
 # process_start_time_seconds already, and they would double the exposition.
@@ -95,6 +95,14 @@ class Exporter:
         """The exposition and its content type (OpenMetrics when the scraper asks for it)."""
         encoder, content_type = choose_encoder(accept or "")
         return encoder(self.registry), content_type
+
+
+def get_figures(conn: HTTPConnection) -> Exporter:
+    figures: Exporter = conn.app.state.figures  # made with the app, beside its Parlour (app/main.py)
+    return figures
+
+
+FiguresDep = Annotated[Exporter, Depends(get_figures)]
 
 
 class LiveFigures(Collector):

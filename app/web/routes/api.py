@@ -10,14 +10,14 @@ from fastapi import APIRouter, Depends, Request
 from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 
+from app.features.diplomacy import enabled as diplomacy_enabled
 from app.parlour import JSON, Parlour, ParlourDep, client_id
 from app.play.live import LiveTable, PlayerInfo
 from app.play.takeback import can_take_back
 from app.play.wire import public_summary
 from app.server.errors import not_found
-from app.tables.rooms import Rooms
 from app.web.host_access import require_host
-from engines.base import static_view
+from engines.base import Engine, static_view
 
 router = APIRouter(prefix="/api", tags=["api"])
 
@@ -84,9 +84,15 @@ def seat_urls(parlour: Parlour, request: Request, token: str) -> JSON:
     return {"seat_url": f"{base}/seat/{token}", "seat_token": token}
 
 
+def describe_game(engine: Engine) -> JSON:
+    return {"id": engine.id, "title": engine.title, "tagline": engine.tagline,
+            "min_seats": engine.min_seats, "max_seats": engine.max_seats,
+            "options": [o.as_json() for o in engine.options], "private_chats": diplomacy_enabled(engine)}
+
+
 @router.get("/games")
 async def list_games(parlour: ParlourDep) -> JSON:
-    return {"games": [Rooms.describe(e) for e in parlour.engines.values()]}
+    return {"games": [describe_game(e) for e in parlour.engines.values()]}
 
 
 @router.post("/tables", status_code=201)

@@ -10,6 +10,7 @@ from app.parlour import ParlourDep
 from app.storage.readiness import readiness
 from app.storage.revisions import revisions
 from app.web.host_access import require_host
+from app.web.prometheus import FiguresDep
 
 router = APIRouter(tags=["operations"])
 
@@ -31,9 +32,9 @@ async def readyz(parlour: ParlourDep) -> JSONResponse:
 
 
 @router.get("/metrics", response_class=Response)
-async def metrics(parlour: ParlourDep, request: Request) -> Response:
+async def metrics(parlour: ParlourDep, figures: FiguresDep, request: Request) -> Response:
     """This process's figures in the Prometheus text format; like /api/stats, for the host only
     (the server's own machine through no proxy, or ``Authorization: Bearer <STATS_TOKEN>``)."""
     require_host(request, parlour.settings.stats_token)
-    body, content_type = parlour.figures.scrape(request.headers.get("accept"))
+    body, content_type = figures.scrape(request.headers.get("accept"))
     return Response(body, media_type=content_type, headers={"Cache-Control": "no-store"})
