@@ -64,14 +64,14 @@ async def run(url: str, moves: int, rounds: int, seed: int) -> list[float]:
             done = 0
             cpu = 0.0
             while done < moves:
-                live = await parlour.live.get(table_id) if table_id is not None else None
+                live = await parlour.tables.get(table_id) if table_id is not None else None
                 if live is None or live.status != "playing":  # a new table: found, join, start, sockets
                     ticket = await parlour.rooms.found("london", NAMES[0], {})
                     for name in NAMES[1:]:
                         await parlour.rooms.join(ticket.table_id, name)
                     await parlour.rooms.start(hash_token(ticket.token))
                     table_id = ticket.table_id
-                    live = await parlour.live.get(table_id)
+                    live = await parlour.tables.get(table_id)
                     assert live is not None
                     for player in live.players:
                         socket = Socket()

@@ -174,13 +174,13 @@ async def reload_times(engines_paths: tuple[str, ...], repeats: int, seats_of: d
                 for name in NAMES[1:seats]:
                     tokens.append((await parlour.rooms.join(ticket.table_id, name)).token)
                 await parlour.rooms.start(hash_token(tokens[0]))
-                live = await parlour.live.get(ticket.table_id)
+                live = await parlour.tables.get(ticket.table_id)
                 assert live is not None
                 by_seat = {p.seat: p for p in live.players}
                 rnd = random.Random(7)
                 started = time.perf_counter()
                 while True:
-                    live = await parlour.live.get(ticket.table_id)
+                    live = await parlour.tables.get(ticket.table_id)
                     assert live is not None
                     if not live.awaiting:
                         break
@@ -190,9 +190,9 @@ async def reload_times(engines_paths: tuple[str, ...], repeats: int, seats_of: d
                 played = time.perf_counter() - started
                 times = []
                 for _ in range(repeats):
-                    parlour.live.forget(ticket.table_id)
+                    parlour.tables.forget(ticket.table_id)
                     t0 = time.perf_counter()
-                    again = await parlour.live.get(ticket.table_id)
+                    again = await parlour.tables.get(ticket.table_id)
                     times.append(time.perf_counter() - t0)
                 assert again is not None and again.seq == live.seq and len(again.log) == live.seq
                 row = {"game": gid, "seats": seats, "moves": live.seq, "status": again.status,

@@ -89,8 +89,8 @@ def message_rows() -> Any:
 
 
 class PrivateChats:
-    def __init__(self, live: LiveTables, hub: Hub, notifier: Notifier, max_chars: int) -> None:
-        self.live = live
+    def __init__(self, tables: LiveTables, hub: Hub, notifier: Notifier, max_chars: int) -> None:
+        self.tables = tables
         self.hub = hub
         self.notifier = notifier
         self.max_chars = max_chars
@@ -142,7 +142,7 @@ class PrivateChats:
         """The player's chats, each with its members, who agreed to publish it, its newest message
         and this seat's read position and unread count (messages by others after it)."""
         self.check(live, player)
-        async with self.live.sessions() as s:
+        async with self.tables.sessions() as s:
             return await self._summaries(s, live, player.id)
 
     async def _summaries(self, s: AsyncSession, live: LiveTable, player_id: int,
@@ -182,7 +182,7 @@ class PrivateChats:
                        before: int | None = None) -> dict[str, Any]:
         """A chat's newest messages (or those before ``before``), oldest first."""
         self.check(live, player)
-        async with self.live.sessions() as s:
+        async with self.tables.sessions() as s:
             await self.membership(s, live, player, chat_id)
             query = message_rows().where(PrivateMessage.chat_id == chat_id)
             if before is not None:  # kept within the id column's range
@@ -212,7 +212,7 @@ class PrivateChats:
         key = members_key(seats)
         created = True
         try:
-            async with self.live.sessions() as s, s.begin():
+            async with self.tables.sessions() as s, s.begin():
                 chat = PrivateChat(table_id=live.id, members_key=key, opened_by=player.id, created_at=utcnow())
                 s.add(chat)
                 await s.flush()
@@ -222,7 +222,7 @@ class PrivateChats:
                 await self.notifier.in_transaction(s, live.id, CHAT_CHANGED, c=chat.id)
         except IntegrityError:  # opened already (perhaps a moment ago, by another member)
             created = False
-        async with self.live.sessions() as s:
+        async with self.tables.sessions() as s:
             chat_id = (await s.execute(select(PrivateChat.id).where(PrivateChat.table_id == live.id,
                                                                     PrivateChat.members_key == key))).scalar_one()
             summary = (await self._summaries(s, live, player.id, only=chat_id))[0]
@@ -234,7 +234,7 @@ class PrivateChats:
         self.check(live, player)
         text = clean_chat(raw_text, self.max_chars)
         self.slow_down(self.message_limit, live, player)
-        async with self.live.sessions() as s, s.begin():
+        async with self.tables.sessions() as s, s.begin():
             found = await self.membership(s, live, player, chat_id)
             row = PrivateMessage(chat_id=chat_id, player_id=player.id, text=text, created_at=utcnow())
             s.add(row)
@@ -255,7 +255,7 @@ class PrivateChats:
         if isinstance(upto, bool) or not isinstance(upto, int) or upto < 0:
             raise ApiError(422, "invalid_read", "Say up to which message you have read (its number).")
         self.slow_down(self.action_limit, live, player)
-        async with self.live.sessions() as s, s.begin():
+        async with self.tables.sessions() as s, s.begin():
             await self.membership(s, live, player, chat_id)
             newest = (await s.execute(select(func.max(PrivateMessage.id))
                                       .where(PrivateMessage.chat_id == chat_id))).scalar() or 0
@@ -275,13 +275,13 @@ class PrivateChats:
         if not isinstance(agree, bool):
             raise ApiError(422, "invalid_agree", 'Say "agree": true or false.')
         self.slow_down(self.action_limit, live, player)
-        async with self.live.sessions() as s, s.begin():
+        async with self.tables.sessions() as s, s.begin():
             await self.membership(s, live, player, chat_id)
             await s.execute(update(PrivateChatMember)
                             .where(PrivateChatMember.chat_id == chat_id, PrivateChatMember.player_id == player.id)
                             .values(agreed=agree))
             await self.notifier.in_transaction(s, live.id, CHAT_CHANGED, c=chat_id)
-        async with self.live.sessions() as s:
+        async with self.tables.sessions() as s:
             summary = (await self._summaries(s, live, player.id, only=chat_id))[0]
             await self._tell_changed(s, live, chat_id)
         return summary
@@ -311,11 +311,11 @@ class PrivateChats:
         table_id = int(payload["t"])
         if table_id not in self.hub.rooms:
             return
-        live = await self.live.get(table_id)
+        live = await self.tables.get(table_id)
         if live is None:
             return
         chat_id = int(payload["c"])
-        async with self.live.sessions() as s:
+        async with self.tables.sessions() as s:
             if payload["k"] == NEW_MESSAGE:
                 row = (await s.execute(message_rows().where(PrivateMessage.id == int(payload["m"]),
                                                             PrivateMessage.chat_id == chat_id))).one_or_none()

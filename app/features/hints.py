@@ -35,9 +35,9 @@ REMEMBERED = 512
 
 
 class Hints:
-    def __init__(self, live: LiveTables, hub: Hub, notifier: Notifier, pool: BotPool,
+    def __init__(self, tables: LiveTables, hub: Hub, notifier: Notifier, pool: BotPool,
                  think_seconds: float = 0.9) -> None:
-        self.live = live
+        self.tables = tables
         self.hub = hub
         self.notifier = notifier
         self.pool = pool
@@ -85,7 +85,7 @@ class Hints:
 
         def encoded() -> bytes | None:
             """Still this decision once a worker is free? The state to weigh it on."""
-            now = self.live.cached(table_id)
+            now = self.tables.cached(table_id)
             if now is None or not now.showable or now.seq != seq or seat not in now.awaiting:
                 return None
             return orjson.dumps(now.engine.encode(now.state))
@@ -102,19 +102,19 @@ class Hints:
     async def _record(self, table_id: int, player: PlayerInfo, seq: int) -> None:
         """Log the ask and count it, once per seat and decision (the database's unique key
         settles a race between two processes)."""
-        async with self.live.hold(table_id) as held:
+        async with self.tables.hold(table_id) as held:
             if held is None or player.seat is None:
                 return
             name = held.seat_names().get(player.seat, player.name)
             try:
-                async with self.live.sessions() as s, s.begin():
+                async with self.tables.sessions() as s, s.begin():
                     s.add(HintAsked(table_id=table_id, seat=player.seat, seq=seq))
                     s.add(SeatChange(table_id=table_id, seq=seq, seat=player.seat, text=f"{name} asked for a hint."))
                     await self.notifier.in_transaction(s, table_id, "lobby")
             except IntegrityError:
                 return  # asked already at this decision (here or through another process)
             self.hub.resend_logs(table_id)  # the line sits among the old ones
-            fresh = await self.live.reload(held)
+            fresh = await self.tables.reload(held)
             if fresh is not None:
                 self.hub.table_changed(fresh)
 

@@ -85,8 +85,8 @@ def clean_subscription(raw: object, policy: PushPolicy) -> tuple[str, str, str]:
 
 
 class Pusher:
-    def __init__(self, live: LiveTables, hub: Hub, settings: Settings) -> None:
-        self.live = live
+    def __init__(self, tables: LiveTables, hub: Hub, settings: Settings) -> None:
+        self.tables = tables
         self.hub = hub
         self.contact = settings.push_contact
         self.policy = PushPolicy(settings.push_services, settings.push_test_port)
@@ -127,17 +127,17 @@ class Pusher:
         from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
         from py_vapid import Vapid
 
-        async with self.live.sessions() as s:
+        async with self.tables.sessions() as s:
             pem = await s.scalar(select(ServerKey.value).where(ServerKey.name == KEY_NAME))
         if pem is None:
             fresh = Vapid()
             fresh.generate_keys()
             try:
-                async with self.live.sessions() as s, s.begin():
+                async with self.tables.sessions() as s, s.begin():
                     s.add(ServerKey(name=KEY_NAME, value=fresh.private_pem().decode()))
             except IntegrityError:  # another process made it first: use theirs
                 pass
-            async with self.live.sessions() as s:
+            async with self.tables.sessions() as s:
                 pem = await s.scalar(select(ServerKey.value).where(ServerKey.name == KEY_NAME))
         assert pem is not None
         vapid = Vapid.from_pem(pem.encode())
@@ -161,7 +161,7 @@ class Pusher:
     async def subscribe(self, player_id: int, raw: object, table_id: int | None = None) -> None:
         endpoint, p256dh, auth = clean_subscription(raw, self.policy)
         self._subscribers.pop(table_id or 0, None)  # read again at the next turn
-        async with self.live.sessions() as s, s.begin():
+        async with self.tables.sessions() as s, s.begin():
             rows = (await s.scalars(select(PushSubscription).where(PushSubscription.player_id == player_id))).all()
             same = next((r for r in rows if r.endpoint == endpoint), None)
             if same is not None:
@@ -175,7 +175,7 @@ class Pusher:
     async def unsubscribe(self, player_id: int, endpoint: object) -> bool:
         if not isinstance(endpoint, str) or "\x00" in endpoint or len(endpoint) > MAX_ENDPOINT:
             raise ApiError(422, "invalid_subscription", "Name the endpoint to stop notifying.")
-        async with self.live.sessions() as s, s.begin():
+        async with self.tables.sessions() as s, s.begin():
             res = await s.execute(delete(PushSubscription).where(PushSubscription.player_id == player_id,
                                                                  PushSubscription.endpoint == endpoint))
         return bool(res.rowcount)
@@ -225,7 +225,7 @@ class Pusher:
         if known is not None and time.monotonic() - known[0] < SUBSCRIBERS_TTL:
             return known[1]
         ids = [p.id for p in live.players]
-        async with self.live.sessions() as s:
+        async with self.tables.sessions() as s:
             found = frozenset((await s.scalars(select(PushSubscription.player_id)
                                                .where(PushSubscription.player_id.in_(ids)))).all())
         self._subscribers[live.id] = (time.monotonic(), found)
@@ -237,7 +237,7 @@ class Pusher:
     async def notify(self, live: LiveTable, player_id: int, seq: int) -> int:
         """Start sending "your turn" to each of the player's subscriptions not yet sent one at
         ``seq``; the number started."""
-        async with self.live.sessions() as s:
+        async with self.tables.sessions() as s:
             subs = (await s.scalars(select(PushSubscription).where(PushSubscription.player_id == player_id))).all()
         if not subs:
             return 0
@@ -253,7 +253,7 @@ class Pusher:
                 self.dropped += 1
                 log.warning("a push was dropped: %d are still being sent", self.sending)
                 continue
-            async with self.live.sessions() as s, s.begin():
+            async with self.tables.sessions() as s, s.begin():
                 claimed = await s.execute(update(PushSubscription).where(
                     PushSubscription.id == sub.id, PushSubscription.last_seq < seq).values(last_seq=seq))
             if claimed.rowcount != 1:
@@ -292,7 +292,7 @@ class Pusher:
         self.failed += 1
         log.info("a push to %s was answered %d", host, status)
         if status in (404, 410):  # the browser dropped the subscription: forget it
-            async with self.live.sessions() as s, s.begin():
+            async with self.tables.sessions() as s, s.begin():
                 await s.execute(delete(PushSubscription).where(PushSubscription.id == sub_id))
             self.forgotten += 1
 

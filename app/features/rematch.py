@@ -48,8 +48,8 @@ class Seat:
 
 
 class Rematcher:
-    def __init__(self, live: LiveTables, rooms: Rooms, hub: Hub, notifier: Notifier) -> None:
-        self.live = live
+    def __init__(self, tables: LiveTables, rooms: Rooms, hub: Hub, notifier: Notifier) -> None:
+        self.tables = tables
         self.rooms = rooms
         self.hub = hub
         self.notifier = notifier
@@ -59,7 +59,7 @@ class Rematcher:
         offered one yet (and the others told), else taken at the one offered."""
         if live.status != "finished":
             raise ApiError(409, "not_finished", "A new table can be offered once this game has ended.")
-        async with self.live.sessions() as s:
+        async with self.tables.sessions() as s:
             offered = await s.get(Rematch, live.id)
             clock = await s.get(TableClock, live.id)
         if offered is not None:
@@ -78,18 +78,18 @@ class Rematcher:
                                             token=again_token(token), claim=claim, hints=live.hints)
         except OfferedAlready:
             return await self.take_seat(token, live, player)
-        message = await post_chat(self.live, self.notifier, live, player,
+        message = await post_chat(self.tables, self.notifier, live, player,
                                   f"Play again? New table: {invite_base}/join/{ticket.code}")
         self.hub.push_chat(live.id, [message])
-        new = await self.live.get(ticket.table_id)
+        new = await self.tables.get(ticket.table_id)
         assert new is not None, "a table founded a moment ago"
         return Seat(new, ticket.token)
 
     async def offered(self, live: LiveTable) -> tuple[LiveTable, str] | None:
         """The new table offered at the end of ``live`` and who offered it (None: no offer)."""
-        async with self.live.sessions() as s:
+        async with self.tables.sessions() as s:
             offer = await s.get(Rematch, live.id)
-        new = await self.live.get(offer.new_table_id) if offer is not None else None
+        new = await self.tables.get(offer.new_table_id) if offer is not None else None
         if offer is None or new is None:
             return None
         return new, next((p.name for p in live.players if p.id == offer.player_id), "?")
@@ -97,7 +97,7 @@ class Rematcher:
     async def seat_taken(self, token: str) -> Seat | None:
         """This seat's place at the rematch, if it has taken it."""
         mine = again_token(token)
-        here = await self.live.by_token_hash(hash_token(mine))
+        here = await self.tables.by_token_hash(hash_token(mine))
         return Seat(here[0], mine) if here is not None else None
 
     async def take_seat(self, token: str, live: LiveTable, player: PlayerInfo) -> Seat:

@@ -35,9 +35,9 @@ def empty_message() -> ApiError:
     return ApiError(422, "empty_message", "Write something to send.")
 
 
-async def post_chat(live_tables: LiveTables, notifier: Notifier, live: LiveTable, player: PlayerInfo,
+async def post_chat(tables: LiveTables, notifier: Notifier, live: LiveTable, player: PlayerInfo,
                     text: str) -> dict[str, Any]:
-    async with live_tables.sessions() as s, s.begin():
+    async with tables.sessions() as s, s.begin():
         row = ChatMessage(table_id=live.id, player_id=player.id, text=text, created_at=utcnow())
         s.add(row)
         await s.flush()
@@ -46,8 +46,8 @@ async def post_chat(live_tables: LiveTables, notifier: Notifier, live: LiveTable
             "at": row.created_at.isoformat() + "Z"}
 
 
-async def recent_chat(live_tables: LiveTables, table_id: int, after_id: int = 0) -> list[dict[str, Any]]:
-    async with live_tables.sessions() as s:
+async def recent_chat(tables: LiveTables, table_id: int, after_id: int = 0) -> list[dict[str, Any]]:
+    async with tables.sessions() as s:
         rows = (await s.execute(
             select(ChatMessage.id, ChatMessage.text, ChatMessage.created_at, Player.name, Player.seat)
             .join(Player, Player.id == ChatMessage.player_id)

@@ -145,12 +145,12 @@ class Listeners:
 
 
 class Hub:
-    def __init__(self, live: LiveTables, notifier: Notifier, *, sockets_per_seat: int = 8,
+    def __init__(self, tables: LiveTables, notifier: Notifier, *, sockets_per_seat: int = 8,
                  sockets_per_address: int = 64) -> None:
-        self.live = live
+        self.tables = tables
         self.notifier = notifier
         self.rooms: dict[int, set[Connection]] = defaultdict(set)
-        live.watched = self.rooms.__contains__  # a table with an open socket stays in memory
+        tables.watched = self.rooms.__contains__  # a table with an open socket stays in memory
         # player ids connected through other server processes: table -> process -> ids
         self.remote_presence: dict[int, dict[str, set[int]]] = defaultdict(dict)
         self._background: set[asyncio.Task[None]] = set()
@@ -209,9 +209,9 @@ class Hub:
         conn.pending.clear()
         if not room:
             self.rooms.pop(conn.table_id, None)
-            self.live.touch(conn.table_id)  # its idle time starts when its last socket closes
+            self.tables.touch(conn.table_id)  # its idle time starts when its last socket closes
         if self.local_connected(conn.table_id) != before:
-            live = self.live.cached(conn.table_id)
+            live = self.tables.cached(conn.table_id)
             if live is not None:
                 self.presence_changed(live)
 
@@ -363,24 +363,24 @@ class Hub:
                 remote.pop(str(payload["p"]), None)
                 if not remote:
                     del self.remote_presence[table_id]
-            live = self.live.cached(table_id)
+            live = self.tables.cached(table_id)
             if live is not None:
                 self.push_table(live)
             return
-        if table_id not in self.rooms and self.live.forget(table_id):
+        if table_id not in self.rooms and self.tables.forget(table_id):
             return  # nobody here watches it: it is reloaded when next asked for
         if kind == "lobby":
             await self.reload(table_id)
         elif kind == "moves":
-            async with self.live.hold(table_id) as live:
+            async with self.tables.hold(table_id) as live:
                 if live is None:
                     return
                 before = live.status
                 try:
-                    await self.live.catch_up(live, payload.get("m"))
+                    await self.tables.catch_up(live, payload.get("m"))
                 except Exception:  # a cache that cannot take them is rebuilt from the store
                     log.warning("catching up table %s failed; rebuilding it", table_id, exc_info=True)
-                    fresh = await self.live.reload(live)
+                    fresh = await self.tables.reload(live)
                     if fresh is not None:
                         self.table_changed(fresh)
                     return
@@ -392,21 +392,21 @@ class Hub:
 
             room = self.rooms.get(table_id, set())
             since = min((c.last_chat for c in room), default=0)
-            self.push_chat(table_id, await recent_chat(self.live, table_id, after_id=since))
+            self.push_chat(table_id, await recent_chat(self.tables, table_id, after_id=since))
         elif kind in self.listeners.notices:
             await self.listeners.notices[kind](payload)
 
     async def reload(self, table_id: int) -> None:
         """Rebuild a table from the database and tell its connections."""
-        async with self.live.hold(table_id) as live:
-            fresh = await self.live.reload(live) if live is not None else None
+        async with self.tables.hold(table_id) as live:
+            fresh = await self.tables.reload(live) if live is not None else None
             if fresh is not None:
                 self.table_changed(fresh)
 
     async def resync(self) -> None:
         """After missed notifications: reload every table someone here watches, forget the rest."""
-        for table_id in list(self.live.cached_ids()):
+        for table_id in list(self.tables.cached_ids()):
             if table_id not in self.rooms:
-                self.live.forget(table_id)
+                self.tables.forget(table_id)
         for table_id in list(self.rooms):
             await self.reload(table_id)

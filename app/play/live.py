@@ -51,7 +51,7 @@ class PlayerInfo:
     is_bot: bool = False  # added as a bot in the waiting room: nobody takes it back
 
 
-class Log:
+class TableLog:
     """A table's log, compact: each move's events as the JSON text the journal stored, end to
     end in one buffer, parsed when a connection is sent them.
 
@@ -133,7 +133,7 @@ class LiveTable:
     state: Any = None
     result: dict[str, Any] | None = None
     awaiting: list[int] = field(default_factory=list)  # the seats awaited at ``seq``
-    log: Log = field(default_factory=Log)
+    log: TableLog = field(default_factory=TableLog)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     pending: bool = False  # a move is applied to ``state`` but not yet stored
     retired: bool = False  # dropped from the cache: fetch the current copy instead
@@ -486,7 +486,7 @@ class LiveTables:
             snap = (await s.execute(
                 select(Snapshot.seq, Snapshot.state).where(Snapshot.table_id == table_id)
                 .order_by(Snapshot.seq.desc()).limit(1))).first()
-            # The events as their stored text: the log keeps them so (see Log).
+            # The events as their stored text: the log keeps them so (see TableLog).
             moves = (await s.execute(
                 select(MoveRecord.seq, MoveRecord.seat, MoveRecord.move, cast(MoveRecord.events, Text))
                 .where(MoveRecord.table_id == table_id).order_by(MoveRecord.seq))).all()
@@ -498,7 +498,7 @@ class LiveTables:
         try:
             live.follow(moves)
         except TakeBackGap:  # a take-back reaches before the snapshot: replay from the start
-            live.state, live.seq, live.log, live.chain = new_state(live), 0, Log(), None
+            live.state, live.seq, live.log, live.chain = new_state(live), 0, TableLog(), None
             live.follow(moves)
         live.measure_state()
         return live

@@ -36,9 +36,9 @@ def dumps(value: Any) -> str:
     return orjson.dumps(value).decode()
 
 
-class Mover:
-    def __init__(self, live: LiveTables, hub: Hub, journal: Journal, snapshot_every: int) -> None:
-        self.live = live
+class MovePlayer:
+    def __init__(self, tables: LiveTables, hub: Hub, journal: Journal, snapshot_every: int) -> None:
+        self.tables = tables
         self.journal = journal
         self.times = RecentTimes()
         self.hub = hub
@@ -71,7 +71,7 @@ class Mover:
         except (TypeError, orjson.JSONEncodeError):
             raise ApiError(422, "malformed_move", "A move holds only JSON values, with whole numbers "
                            "of at most 64 bits.") from None
-        async with self.live.hold(table_id) as live:
+        async with self.tables.hold(table_id) as live:
             marks.append(now())
             if live is None:
                 raise ApiError(404, "unknown_table", "This table is gone.")
@@ -151,7 +151,7 @@ class Mover:
         stored after the moves (none is deleted). Return the new seq."""
         if not isinstance(seq, int) or isinstance(seq, bool):
             raise ApiError(422, "malformed_move", "A take-back names the seq it was asked at (an integer).")
-        async with self.live.hold(live.id) as held:
+        async with self.tables.hold(live.id) as held:
             if held is None:
                 raise ApiError(404, "unknown_table", "This table is gone.")
             live = held
@@ -232,7 +232,7 @@ class Mover:
         the connections anything they missed meanwhile."""
         if not live.pending:
             return live
-        fresh = await self.live.reload(live)
+        fresh = await self.tables.reload(live)
         if fresh is not None:
             self.hub.table_changed(fresh)
         return fresh
@@ -241,7 +241,7 @@ class Mover:
         """Apply the moves other processes stored. A cache that cannot take them is rebuilt,
         and the move is answered stale: it is judged again against the rebuilt table."""
         try:
-            await self.live.catch_up(live)
+            await self.tables.catch_up(live)
         except Exception:
             log.warning("catching up table %s failed; rebuilding it", live.id, exc_info=True)
             live.pending = True

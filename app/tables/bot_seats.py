@@ -41,7 +41,7 @@ from sqlalchemy import delete, select, update
 
 from app.play.hub import Hub
 from app.play.live import LiveTable, LiveTables
-from app.play.mover import Mover
+from app.play.mover import MovePlayer
 from app.play.notify import Notifier
 from app.server.config import is_postgres
 from app.server.errors import ApiError
@@ -126,9 +126,9 @@ class Driver:
 
 
 class BotSeats:
-    def __init__(self, live: LiveTables, hub: Hub, mover: Mover, notifier: Notifier, pool: BotPool, *,
+    def __init__(self, tables: LiveTables, hub: Hub, mover: MovePlayer, notifier: Notifier, pool: BotPool, *,
                  database_url: str, delay: float = 0.7, think_seconds: float = 0.9) -> None:
-        self.live = live
+        self.tables = tables
         self.hub = hub
         self.mover = mover
         self.notifier = notifier
@@ -174,15 +174,15 @@ class BotSeats:
     async def add(self, token_hash: str, level: object, changed: Callable[[LiveTable], Any]) -> str:
         """The founder seats a bot of ``level`` before the start; returns its name."""
         level = check_level(level)
-        live, me = await find_seat(self.live, token_hash)
+        live, me = await find_seat(self.tables, token_hash)
         if not me.is_founder:
             raise ApiError(403, "not_founder", "Only the player who founded the table can add a bot.")
         if not plays_bots(live.engine):
             raise ApiError(422, "no_bots", f"Bots do not play {live.engine.title} yet.")
-        async with self.live.hold(live.id) as held:
+        async with self.tables.hold(live.id) as held:
             if held is None or held.status != "gathering":
                 raise ApiError(409, "already_started", "The game has begun: seats are added before the start.")
-            async with self.live.sessions() as s, s.begin():
+            async with self.tables.sessions() as s, s.begin():
                 players = await free_seat(s, held)
                 name = bot_name(level, {p.name.casefold() for p in players})
                 s.add(Player(table_id=held.id, token_hash=hash_token(new_token()), name=name,
@@ -232,15 +232,15 @@ class BotSeats:
 
     def _due(self, table_id: int) -> None:
         self._timers.pop(table_id, None)
-        live = self.live.cached(table_id)
+        live = self.tables.cached(table_id)
         if live is not None:
             self.hub.push_table(live)
 
     async def vote(self, token_hash: str, seat: int, level: object) -> dict[str, Any]:
         """A present player votes to hand ``seat`` (its player away long enough) to a bot."""
         level = check_level(level)
-        live, _ = await find_seat(self.live, token_hash)
-        async with self.live.hold(live.id) as table:
+        live, _ = await find_seat(self.tables, token_hash)
+        async with self.tables.hold(live.id) as table:
             held, me = seat_at(table, token_hash)
             if held.status != "playing":
                 raise ApiError(409, "not_playing", "Seats are handed to bots only while the game is played.")
@@ -262,7 +262,7 @@ class BotSeats:
                                f"({held.bot_after} s) for their seat to go to a bot.")
             present = {p.id for p in held.players if not p.is_bot and p.seat is not None
                        and p.id in self.hub.connected(held.id)}
-            async with self.live.sessions() as s, s.begin():
+            async with self.tables.sessions() as s, s.begin():
                 # Lock the absent player's row: votes for one seat are counted one at a time, in
                 # any process; a seat already handed over answers 409.
                 res = await s.execute(update(Player).where(Player.id == target.id, Player.bot.is_(None))
@@ -289,14 +289,14 @@ class BotSeats:
 
     async def reclaim(self, token_hash: str) -> None:
         """A player whose seat a bot plays opened their seat's address: the seat is theirs again."""
-        found = await self.live.by_token_hash(token_hash)
+        found = await self.tables.by_token_hash(token_hash)
         if found is None or found[1].bot is None or found[1].is_bot:
             return
-        async with self.live.hold(found[0].id) as held:
+        async with self.tables.hold(found[0].id) as held:
             me = held.player_by_hash(token_hash) if held is not None else None
             if held is None or me is None or me.bot is None or held.status != "playing":
                 return
-            async with self.live.sessions() as s, s.begin():
+            async with self.tables.sessions() as s, s.begin():
                 res = await s.execute(update(Player).where(Player.id == me.id, Player.bot.is_not(None))
                                       .values(bot=None))
                 if res.rowcount != 1:
@@ -311,7 +311,7 @@ class BotSeats:
         """Rebuild a held table after a seat changed hands; every connection is sent its whole
         view and log again (the new log line sits among the old)."""
         self.hub.resend_logs(held.id)
-        fresh = await self.live.reload(held)
+        fresh = await self.tables.reload(held)
         if fresh is not None:
             self.hub.table_changed(fresh)
 
@@ -325,11 +325,11 @@ class BotSeats:
 
     async def _wake(self, table_id: int) -> None:
         """A table this process drives but nobody here watches: bring it up to date, poke it."""
-        async with self.live.hold(table_id) as live:
+        async with self.tables.hold(table_id) as live:
             if live is not None:
                 with contextlib.suppress(Exception):
-                    await self.live.catch_up(live)
-        live = await self.live.get(table_id)
+                    await self.tables.catch_up(live)
+        live = await self.tables.get(table_id)
         if live is not None:
             self.poke(live)
 
@@ -366,14 +366,14 @@ class BotSeats:
             if not await self.driver.claim(table_id):
                 return  # another process drives this table's bots
             asked = time.monotonic()
-            live = self.live.cached(table_id)
+            live = self.tables.cached(table_id)
             player = next((p for p in live.players if p.seat == seat), None) if live is not None else None
             if live is None or player is None or player.bot is None:
                 return
 
             def encoded() -> bytes | None:
                 """Still this bot's decision once a worker is free? The state to think on."""
-                now = self.live.cached(table_id)
+                now = self.tables.cached(table_id)
                 if now is None or not now.showable or now.seq != seq or seat not in now.awaiting:
                     return None
                 if next((p.bot for p in now.players if p.seat == seat), None) is None:
@@ -386,7 +386,7 @@ class BotSeats:
             wait = asked + self.delay - time.monotonic()
             if wait > 0:
                 await asyncio.sleep(wait)
-            live = await self.live.get(table_id)
+            live = await self.tables.get(table_id)
             if live is None:
                 return
             await self.mover.play(live, player, seq, move, bot=True)
@@ -411,8 +411,8 @@ class BotSeats:
         while True:
             await asyncio.sleep(CLAIM_AGAIN_SECONDS)
             try:
-                for table_id in self.live.cached_ids():
-                    live = self.live.cached(table_id)
+                for table_id in self.tables.cached_ids():
+                    live = self.tables.cached(table_id)
                     if live is not None and any(p.bot for p in live.players):
                         self.poke(live)
             except Exception:

@@ -36,7 +36,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.play.hub import Connection, Hub
 from app.play.live import LiveTable, LiveTables
-from app.play.mover import Mover
+from app.play.mover import MovePlayer
 from app.play.takeback import TAKE_BACK_KEY, is_take_back, offers_take_backs, timed_out
 from app.server import background
 from app.server.errors import ApiError
@@ -82,9 +82,9 @@ def clock_stands(live: LiveTable, clock: Clock) -> bool:
 
 
 class ClockKeeper:
-    def __init__(self, live: LiveTables, hub: Hub, mover: Mover, bots: BotPool, poll_seconds: float = 1.0,
+    def __init__(self, tables: LiveTables, hub: Hub, mover: MovePlayer, bots: BotPool, poll_seconds: float = 1.0,
                  now: Callable[[], datetime] = utcnow, think_seconds: float = 0.9) -> None:
-        self.live = live
+        self.tables = tables
         self.hub = hub
         self.mover = mover
         self.bots = bots
@@ -126,7 +126,7 @@ class ClockKeeper:
 
     async def sweep(self) -> int:
         """Play every time-out that is due; return how many were played here."""
-        async with self.live.sessions() as s:
+        async with self.tables.sessions() as s:
             ids = (await s.scalars(select(TableClock.table_id).where(TableClock.due_at <= self.now())
                                    .order_by(TableClock.due_at).limit(100))).all()
         played = 0
@@ -177,20 +177,20 @@ class ClockKeeper:
         async with lock:
             clock = await self._refresh(table_id)
         if clock is not None and announce:
-            live = self.live.cached(table_id)
+            live = self.tables.cached(table_id)
             if live is not None and live.showable:
                 self.hub.publish(table_id, self.message(live, clock))
         return clock
 
     async def _refresh(self, table_id: int) -> Clock | None:
         known = self._known.get(table_id)
-        live = await self.live.get(table_id)
+        live = await self.tables.get(table_id)
         if live is None or live.status == "gathering" or not live.showable:
             return known
         if known is not None and clock_stands(live, known):
             return known
         held = bot_held(live)
-        async with self.live.sessions() as s:
+        async with self.tables.sessions() as s:
             row = await s.get(TableClock, table_id)
             if row is None:
                 self._remember(table_id, None)
@@ -279,7 +279,7 @@ class ClockKeeper:
         if clock is None:
             return False
         now = self.now()
-        async with self.live.hold(table_id) as live:
+        async with self.tables.hold(table_id) as live:
             if live is None or live.status != "playing" or clock.seq != live.seq or not live.showable:
                 return False
             bots = bot_held(live)  # a bot answers by itself: its seat is never timed out

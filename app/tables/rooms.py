@@ -118,16 +118,16 @@ def check_bot_after(value: object) -> int | None:
 
 
 class Rooms:
-    def __init__(self, live: LiveTables, notifier: Notifier, hub: Hub) -> None:
-        self.live = live
+    def __init__(self, tables: LiveTables, notifier: Notifier, hub: Hub) -> None:
+        self.tables = tables
         self.notifier = notifier
         self.hub = hub
 
     def engine(self, game: object) -> Engine:
-        if not isinstance(game, str) or game not in self.live.engines:
-            known = ", ".join(sorted(self.live.engines))
+        if not isinstance(game, str) or game not in self.tables.engines:
+            known = ", ".join(sorted(self.tables.engines))
             raise ApiError(422, "unknown_game", f"This site hosts no game called {game!r}; it hosts {known}.")
-        return self.live.engines[game]
+        return self.tables.engines[game]
 
     async def found(self, game: object, name: object, options: object, clock: object = None,
                     token: str | None = None, bot_after: object = None, claim: Claim | None = None,
@@ -153,7 +153,7 @@ class Rooms:
         for _ in range(8):  # a code collision is rare; draw again
             code = new_code()
             try:
-                async with self.live.sessions() as s, s.begin():
+                async with self.tables.sessions() as s, s.begin():
                     row = GameTable(code=code, game=engine.id, options=resolved, status="gathering",
                                     seed=hex_seed, seed_hash=digest, seq=0, bot_after_seconds=bot_after_seconds,
                                     hints=hints)
@@ -172,13 +172,13 @@ class Rooms:
     async def join(self, table_id: int, name: object, token: str | None = None) -> SeatTicket:
         name = clean_name(name)
         token = token or new_token()
-        async with self.live.hold(table_id) as live:
+        async with self.tables.hold(table_id) as live:
             if live is None:
                 raise ApiError(404, "unknown_table", "No table has this code. Check the code and try again.")
             if live.status != "gathering":
                 raise ApiError(409, "already_started", STARTED)
             try:
-                async with self.live.sessions() as s, s.begin():
+                async with self.tables.sessions() as s, s.begin():
                     players = await free_seat(s, live)
                     if any(p.name.casefold() == name.casefold() for p in players):
                         raise ApiError(409, "name_taken", f"Someone at this table is already called {name}; "
@@ -194,8 +194,8 @@ class Rooms:
 
     async def leave(self, token_hash: str, name: object = None) -> None:
         """A player leaves a table before it starts; or, naming someone, the founder removes them."""
-        found, _ = await find_seat(self.live, token_hash)
-        async with self.live.hold(found.id) as held:
+        found, _ = await find_seat(self.tables, token_hash)
+        async with self.tables.hold(found.id) as held:
             live, me = seat_at(held, token_hash)
             if live.status != "gathering":
                 raise ApiError(409, "already_started", "The game has begun: nobody leaves it now.")
@@ -210,7 +210,7 @@ class Rooms:
                 if named is None:
                     raise ApiError(404, "unknown_player", "Nobody of that name is at this table.")
                 gone = named
-            async with self.live.sessions() as s, s.begin():
+            async with self.tables.sessions() as s, s.begin():
                 await lock_gathering(s, live.id)
                 # Its chat, push subscriptions and every other row naming the player go with it.
                 await delete_with_dependents(s, Base.metadata.tables[Player.__tablename__], [gone.id])
@@ -218,14 +218,14 @@ class Rooms:
             await self._changed(live)
 
     async def start(self, token_hash: str) -> LiveTable:
-        found, _ = await find_seat(self.live, token_hash)
-        async with self.live.hold(found.id) as held:
+        found, _ = await find_seat(self.tables, token_hash)
+        async with self.tables.hold(found.id) as held:
             live, player = seat_at(held, token_hash)
             if not player.is_founder:
                 raise ApiError(403, "not_founder", "Only the player who founded the table can start it.")
             if live.status != "gathering":
                 raise ApiError(409, "already_started", "This game has already begun.")
-            async with self.live.sessions() as s, s.begin():
+            async with self.tables.sessions() as s, s.begin():
                 res = await s.execute(update(GameTable).where(GameTable.id == live.id,
                                                               GameTable.status == "gathering")
                                       .values(status="playing", started_at=utcnow(),
@@ -252,7 +252,7 @@ class Rooms:
 
     async def _changed(self, live: LiveTable) -> LiveTable:
         """Rebuild a held table from what was just committed, and tell everyone."""
-        fresh = await self.live.reload(live)
+        fresh = await self.tables.reload(live)
         if fresh is None:
             raise ApiError(404, "unknown_table", "This table is gone.")
         self.hub.table_changed(fresh)

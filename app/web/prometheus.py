@@ -116,14 +116,14 @@ class LiveFigures(Collector):
 
     def collect(self) -> Iterator[Metric]:
         p = self.parlour
-        live = p.live
-        cached = [live.cached(i) for i in live.cached_ids()]
+        tables = p.tables
+        cached = [tables.cached(i) for i in tables.cached_ids()]
         yield _gauge("parlour_tables_in_memory", "Tables held in this process's memory", len(cached))
         yield _gauge("parlour_tables_in_use", "Tables in memory with an open socket or a move in flight",
-                     sum(1 for t in cached if t is not None and live.in_use(t)))
-        yield _gauge("parlour_table_memory_bytes", "The estimated memory of the tables held", live.estimated_bytes())
-        yield _counter("parlour_table_loads", "Tables loaded from the database into memory", live.loads)
-        yield _counter("parlour_table_evictions", "Tables dropped from memory, idle or over CACHE_MB", live.evicted)
+                     sum(1 for t in cached if t is not None and tables.in_use(t)))
+        yield _gauge("parlour_table_memory_bytes", "The estimated memory of the tables held", tables.estimated_bytes())
+        yield _counter("parlour_table_loads", "Tables loaded from the database into memory", tables.loads)
+        yield _counter("parlour_table_evictions", "Tables dropped from memory, idle or over CACHE_MB", tables.evicted)
         rooms = p.hub.rooms
         yield _gauge("parlour_sockets", "Open websockets (seats and spectators) on this process",
                      sum(len(room) for room in rooms.values()))

@@ -53,7 +53,7 @@ class Seats:
         self.tokens = tokens
 
     async def live(self) -> LiveTable:
-        live = await self.parlour.live.get(self.table_id)
+        live = await self.parlour.tables.get(self.table_id)
         assert live is not None
         return live
 
@@ -91,7 +91,7 @@ class Socket:
 @pytest.fixture
 async def parlour(sqlite_url: str):
     p = Parlour(make_settings(sqlite_url))
-    p.live.engines["tally"] = Lenient(p.live.engines["tally"])  # type: ignore[assignment]
+    p.tables.engines["tally"] = Lenient(p.tables.engines["tally"])  # type: ignore[assignment]
     await p.start()
     yield p
     await p.stop()

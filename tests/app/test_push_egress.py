@@ -76,7 +76,7 @@ def store_directly(client: Any, token: str, endpoint: str) -> None:
     browser = Browser(endpoint).subscription()
 
     async def add() -> None:
-        seat = await parlour.live.by_token_hash(hash_token(token))
+        seat = await parlour.tables.by_token_hash(hash_token(token))
         assert seat is not None
         player = seat[1]
         async with parlour.sessions() as s, s.begin():

@@ -159,7 +159,7 @@ async def start_table(seat: SeatDep, parlour: ParlourDep) -> JSON:
 
 @router.get("/seats/{token}")
 async def get_seat(seat: SeatDep, parlour: ParlourDep) -> JSON:
-    async with parlour.live.hold(seat[0].id) as live:
+    async with parlour.tables.hold(seat[0].id) as live:
         player = live.player_by_hash(seat[1].token_hash) if live is not None else None
         if live is None or player is None:
             raise not_found("seat")
@@ -175,7 +175,7 @@ async def get_seat(seat: SeatDep, parlour: ParlourDep) -> JSON:
 
 @router.get("/seats/{token}/moves")
 async def get_moves(seat: SeatDep, parlour: ParlourDep) -> JSON:
-    async with parlour.live.hold(seat[0].id) as live:
+    async with parlour.tables.hold(seat[0].id) as live:
         player = live.player_by_hash(seat[1].token_hash) if live is not None else None
         if live is None or player is None:
             raise not_found("seat")
@@ -232,8 +232,8 @@ async def server_stats(parlour: ParlourDep, request: Request) -> JSON:
                         "moves_per_commit": round(journal.moves / journal.batches, 2) if journal.batches else None},
             "loop_lag": parlour.loop_lag.lateness.summary(),
             "collector": parlour.collector.summary(),
-            "tables_in_memory": len(parlour.live.cached_ids()),
-            "cache": parlour.live.stats(),
+            "tables_in_memory": len(parlour.tables.cached_ids()),
+            "cache": parlour.tables.stats(),
             "connections": sum(len(r) for r in parlour.hub.rooms.values()),
             "clock_timeouts_played": parlour.clocks.played,
             "pushes": parlour.pusher.stats(), "bots": parlour.bots.stats()}

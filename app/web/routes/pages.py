@@ -147,7 +147,7 @@ async def join_form(request: Request, parlour: ParlourDep, code: str, name: str 
     try:
         ticket = await parlour.rooms.join(live.id, name)
     except ApiError as err:
-        current = await parlour.live.get(live.id) or live
+        current = await parlour.tables.get(live.id) or live
         return _invitation(request, current, status_code=err.status, join_error=err.message, name=name)
     return RedirectResponse(f"/seat/{ticket.token}", status_code=303)
 
@@ -186,7 +186,7 @@ async def add_bot_form(request: Request, parlour: ParlourDep, token: str, level:
 async def remove_bot_form(request: Request, parlour: ParlourDep, token: str, name: str = Form("")) -> Response:
     """The waiting room's "Remove a bot" (the founder's): only a bot is removed this way."""
     async def remove(hashed: str) -> None:
-        found = await parlour.live.by_token_hash(hashed)
+        found = await parlour.tables.by_token_hash(hashed)
         if found is None or not any(p.is_bot and p.name == name for p in found[0].players):
             raise ApiError(404, "unknown_bot", "No bot of that name is at this table.")
         await parlour.rooms.leave(hashed, name)

@@ -122,8 +122,8 @@ async def serve(scope: Scope, receive: Receive, send: Send, parlour: Parlour, li
     hub = parlour.hub
     hub.serving.add(task)
     try:
-        history = await recent_chat(parlour.live, live.id)
-        current = await parlour.live.get(live.id)
+        history = await recent_chat(parlour.tables, live.id)
+        current = await parlour.tables.get(live.id)
         if current is None:
             return
         hub.join(conn, current)
@@ -141,7 +141,7 @@ async def serve(scope: Scope, receive: Receive, send: Send, parlour: Parlour, li
             if raw is None:
                 raw = (message.get("bytes") or b"").decode("utf-8", "replace")
             # Re-read the table each time: the cache may have been rebuilt since the socket opened.
-            current = await parlour.live.get(conn.table_id)
+            current = await parlour.tables.get(conn.table_id)
             if current is None:
                 break
             me = current.player_by_hash(token_hash) if token_hash else None
@@ -198,7 +198,7 @@ async def handle(raw: str, conn: Connection, parlour: Parlour, live: LiveTable,
             wait = hub.chat_limit.take(who)
             if wait:
                 raise ApiError(429, "slow_down", f"You are sending messages too fast; wait {wait:.0f} s.")
-            hub.push_chat(live.id, [await post_chat(parlour.live, parlour.notifier, live, player, text)])
+            hub.push_chat(live.id, [await post_chat(parlour.tables, parlour.notifier, live, player, text)])
         elif kind == "private_message":  # a message in one of the seat's private chats (diplomacy)
             if player is None:
                 raise ApiError(403, "spectator", "Spectators have no private chats.")
@@ -219,7 +219,7 @@ async def handle(raw: str, conn: Connection, parlour: Parlour, live: LiveTable,
     except ApiError as err:
         hub.push_error(conn, err.error, err.message, **err.extra)
         if err.error == "stale":
-            current = await parlour.live.get(live.id)
+            current = await parlour.tables.get(live.id)
             if current is not None:
                 hub.send_view(conn, current)
     except Exception as exc:

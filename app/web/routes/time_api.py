@@ -126,10 +126,10 @@ async def held_seats(parlour: Parlour, client: str, tokens: list[str]) -> dict[s
     for token, token_hash in hashes.items():
         if token_hash not in table_of:
             continue
-        live = await parlour.live.get(table_of[token_hash])
+        live = await parlour.tables.get(table_of[token_hash])
         player = live.player_by_hash(token_hash) if live is not None else None
         found = (live, player) if live is not None and player is not None \
-            else await parlour.live.by_token_hash(token_hash)  # a cache older than the seat: reloaded
+            else await parlour.tables.by_token_hash(token_hash)  # a cache older than the seat: reloaded
         if found is not None:
             parlour.code_brake.reached(client, found[0].code)  # a seat's table stays open to its holder
             out[token] = found
