@@ -27,6 +27,7 @@ from sqlalchemy.ext.asyncio import async_sessionmaker
 from app.play.live import LiveTable, new_state
 from app.play.takeback import History, TurnChain, capture_points, is_take_back
 from app.server.errors import ApiError
+from app.server.single_flight import SingleFlight
 from app.storage.models import MoveRecord
 from engines.base import Engine
 
@@ -108,7 +109,7 @@ class Replays:
     def __init__(self, sessions: async_sessionmaker[Any]) -> None:
         self.sessions = sessions
         self._books: OrderedDict[int, Book] = OrderedDict()
-        self._building: dict[int, asyncio.Future[Book]] = {}
+        self._building: SingleFlight[int, Book] = SingleFlight()  # one build per game, however many ask at once
         self._gate = asyncio.Semaphore(1)  # one game replayed at a time: a burst costs time, not cores
         self.built = 0
 
@@ -118,26 +119,16 @@ class Replays:
         if book is not None:
             self._books.move_to_end(live.id)
             return book
-        building = self._building.get(live.id)
-        if building is not None:  # one build per game, however many ask at once
-            return await asyncio.shield(building)
-        fut: asyncio.Future[Book] = asyncio.get_running_loop().create_future()
-        self._building[live.id] = fut
-        try:
-            async with self.sessions() as s:
-                rows = (await s.execute(select(MoveRecord.seq, MoveRecord.seat, MoveRecord.move, MoveRecord.events)
-                                        .where(MoveRecord.table_id == live.id)
-                                        .order_by(MoveRecord.seq))).all()
-            # The engine is pure and the state is the book's own: the replay runs off the loop.
-            async with self._gate:
-                book = await asyncio.to_thread(build_book, live, list(rows))
-            fut.set_result(book)
-        except BaseException as exc:
-            fut.set_exception(exc)
-            fut.exception()  # the waiters re-raise it; mark it retrieved
-            raise
-        finally:
-            self._building.pop(live.id, None)
+        return await self._building.run(live.id, lambda: self._build(live))
+
+    async def _build(self, live: LiveTable) -> Book:
+        async with self.sessions() as s:
+            rows = (await s.execute(select(MoveRecord.seq, MoveRecord.seat, MoveRecord.move, MoveRecord.events)
+                                    .where(MoveRecord.table_id == live.id)
+                                    .order_by(MoveRecord.seq))).all()
+        # The engine is pure and the state is the book's own: the replay runs off the loop.
+        async with self._gate:
+            book = await asyncio.to_thread(build_book, live, list(rows))
         self.built += 1
         self._books[live.id] = book
         while len(self._books) > BOOKS_KEPT:

@@ -105,7 +105,7 @@ class Journal:
             except Exception as exc:  # never let the journal's loop die: answer, and go on
                 log.exception("the journal failed on a batch")
                 for _, fut in batch:
-                    _answer(fut, None, exc)
+                    _settle(fut, None, exc)
             finally:
                 self._writing = False
 
@@ -118,7 +118,7 @@ class Journal:
         except Exception as exc:
             if len(batch) == 1:
                 log.exception("writing a move failed")
-                _answer(batch[0][1], None, exc)
+                _settle(batch[0][1], None, exc)
                 return
             # Isolate the failing write: each again in a transaction of its own.
             log.warning("writing %d moves together failed (%s); writing them one by one", len(batch), exc)
@@ -127,7 +127,7 @@ class Journal:
             return
         self._wrote(len(batch), took)
         for (_, fut), ok in zip(batch, stored, strict=True):
-            _answer(fut, ok, None)
+            _settle(fut, ok, None)
 
     def _wrote(self, moves: int, seconds: float) -> None:
         """One transaction stored ``moves`` moves in ``seconds``, queued or at once."""
@@ -415,16 +415,8 @@ class PostgresJournal(Journal):
         return stored
 
 
-def _answer(fut: asyncio.Future[bool], ok: bool | None, exc: BaseException | None) -> None:
-    if fut.done():  # its awaiter was cancelled
-        return
-    if exc is not None:
-        fut.set_exception(exc)
-    else:
-        fut.set_result(bool(ok))
-
-
 def _settle(fut: asyncio.Future[Any], result: Any, exc: BaseException | None) -> None:
+    """Answer an awaited call: a move's writer, or a call handed to the journal's thread."""
     if fut.done():  # its awaiter was cancelled
         return
     if exc is not None:

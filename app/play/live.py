@@ -33,6 +33,7 @@ from sqlalchemy import Text, cast, func, select
 from sqlalchemy.ext.asyncio import async_sessionmaker
 
 from app.play.takeback import TakeBackGap, TurnChain, capture_points, chain_after, is_take_back, restore, timed_out
+from app.server.single_flight import SingleFlight
 from app.storage.models import GameTable, HandoverVote, HintAsked, MoveRecord, Player, SeatChange, Snapshot
 from engines.base import Engine, Event, new_game, seat_labels
 
@@ -287,7 +288,7 @@ class LiveTables:
         self._tables: OrderedDict[int, LiveTable] = OrderedDict()  # least recently used first
         self._by_code: dict[str, int] = {}
         self._by_token: dict[str, int] = {}
-        self._loading: dict[int, asyncio.Future[LiveTable | None]] = {}
+        self._loading: SingleFlight[int, LiveTable | None] = SingleFlight()  # one load per table at a time
         # Tables changed (by a notification, or here) while a load of them was reading: that
         # load may have read the database before the change, so it reads again.
         self._outdated: set[int] = set()
@@ -439,11 +440,10 @@ class LiveTables:
             live.used = time.monotonic()
             self._tables.move_to_end(table_id)
             return live
-        pending = self._loading.get(table_id)
-        if pending is not None:
-            return await asyncio.shield(pending)
-        fut: asyncio.Future[LiveTable | None] = asyncio.get_running_loop().create_future()
-        self._loading[table_id] = fut
+        return await self._loading.run(table_id, lambda: self._load_current(table_id))
+
+    async def _load_current(self, table_id: int) -> LiveTable | None:
+        """Load the table, again while a change overtook the load (at most LOAD_ATTEMPTS times)."""
         try:
             for _ in range(LOAD_ATTEMPTS):
                 self._outdated.discard(table_id)
@@ -453,14 +453,8 @@ class LiveTables:
             self.loads += 1
             if loaded is not None:
                 self.remember(loaded)
-            fut.set_result(loaded)
             return loaded
-        except BaseException as exc:
-            fut.set_exception(exc)
-            fut.exception()  # the waiters re-raise it; mark it retrieved
-            raise
         finally:
-            self._loading.pop(table_id, None)
             self._outdated.discard(table_id)
 
     async def _load(self, table_id: int) -> LiveTable | None:

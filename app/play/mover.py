@@ -36,6 +36,13 @@ def dumps(value: Any) -> str:
     return orjson.dumps(value).decode()
 
 
+def whole_seq(seq: object, refusal: str) -> int:
+    """The seq a move or a take-back names: a whole number (a bool is none), else 422 ``refusal``."""
+    if not isinstance(seq, int) or isinstance(seq, bool):
+        raise ApiError(422, "malformed_move", refusal)
+    return seq
+
+
 class MovePlayer:
     def __init__(self, tables: LiveTables, hub: Hub, journal: Journal, snapshot_every: int) -> None:
         self.tables = tables
@@ -62,8 +69,7 @@ class MovePlayer:
                     marks: list[float], timeout: bool = False) -> int:
         """``play``'s work; ``marks`` gets the moments the table was held, the move applied and
         stored (app/server/metrics.py's parts)."""
-        if not isinstance(seq, int) or isinstance(seq, bool):
-            raise ApiError(422, "malformed_move", "A move names the seq it was chosen at (an integer).")
+        seq = whole_seq(seq, "A move names the seq it was chosen at (an integer).")
         if not isinstance(move, dict) or not isinstance(move.get("type"), str):
             raise ApiError(422, "malformed_move", 'A move is an object with a "type", e.g. {"type": "pass"}.')
         try:  # what the journal could not write is refused before it touches the game
@@ -71,25 +77,12 @@ class MovePlayer:
         except (TypeError, orjson.JSONEncodeError):
             raise ApiError(422, "malformed_move", "A move holds only JSON values, with whole numbers "
                            "of at most 64 bits.") from None
-        async with self.tables.hold(table_id) as live:
+        async with self.tables.hold(table_id) as held:
             marks.append(now())
-            if live is None:
-                raise ApiError(404, "unknown_table", "This table is gone.")
-            if live.status == "gathering":
-                raise ApiError(409, "not_started", "The game has not begun yet.")
-            if seq > live.seq and live.status == "playing":  # another server process is ahead
-                await self._catch_up(live, seq)
-            if live.status == "finished":
-                raise ApiError(409, "finished", "The game is over; no more moves.")
-            if seq != live.seq:
-                raise stale(live, seq)
-            player = live.player_by_hash(token_hash)
-            if player is None or player.seat is None:
-                raise ApiError(403, "no_seat", "You have no seat at this table.")
+            live, player, seat = await self._seated(held, token_hash, seq, "The game is over; no more moves.")
             if (player.bot is not None) != bot:  # the seat changed hands (app/tables/bot_seats.py)
                 raise ApiError(409, "seat_changed_hands", "A bot plays this seat now: open your seat's page to "
                                "take it back." if player.bot else "The seat's player took it back.")
-            seat = player.seat
             if seat not in live.awaiting:
                 names = live.seat_names()
                 who = ", ".join(names.get(s, "?") for s in live.awaiting) or "nobody"
@@ -107,6 +100,27 @@ class MovePlayer:
                                "Try again.") from None
             marks.append(now())
             return await self._store(live, seq, write, chain, "move", marks)
+
+    async def _seated(self, live: LiveTable | None, token_hash: str, seq: int,
+                      over: str) -> tuple[LiveTable, PlayerInfo, int]:
+        """What a move and a take-back both ask of the held table: it is there and its game on,
+        ``seq`` is its own (once caught up with other processes), and the token holds a seat there
+        (the table, that seat's player and the seat). ``over``: the refusal's sentence once the
+        game is over."""
+        if live is None:
+            raise ApiError(404, "unknown_table", "This table is gone.")
+        if live.status == "gathering":
+            raise ApiError(409, "not_started", "The game has not begun yet.")
+        if seq > live.seq and live.status == "playing":  # another server process is ahead
+            await self._catch_up(live, seq)
+        if live.status == "finished":
+            raise ApiError(409, "finished", over)
+        if seq != live.seq:
+            raise stale(live, seq)
+        player = live.player_by_hash(token_hash)
+        if player is None or player.seat is None:
+            raise ApiError(403, "no_seat", "You have no seat at this table.")
+        return live, player, player.seat
 
     async def _store(self, live: LiveTable, seq: int, write: MoveWrite, chain: TurnChain | None, what: str,
                      marks: list[float] | None = None) -> int:
@@ -149,27 +163,13 @@ class MovePlayer:
         """Take back ``player``'s last move of their turn, if they still may (see app/play/takeback.py):
         the state is replayed from the turn's boundary without it, and a take-back entry is
         stored after the moves (none is deleted). Return the new seq."""
-        if not isinstance(seq, int) or isinstance(seq, bool):
-            raise ApiError(422, "malformed_move", "A take-back names the seq it was asked at (an integer).")
+        seq = whole_seq(seq, "A take-back names the seq it was asked at (an integer).")
         async with self.tables.hold(live.id) as held:
-            if held is None:
-                raise ApiError(404, "unknown_table", "This table is gone.")
-            live = held
-            if live.status == "gathering":
-                raise ApiError(409, "not_started", "The game has not begun yet.")
-            if seq > live.seq and live.status == "playing":
-                await self._catch_up(live, seq)
-            if live.status == "finished":
-                raise ApiError(409, "finished", "The game is over; nothing can be taken back.")
-            if seq != live.seq:
-                raise stale(live, seq)
-            me = live.player_by_hash(player.token_hash)
-            if me is None or me.seat is None:
-                raise ApiError(403, "no_seat", "You have no seat at this table.")
+            live, me, seat = await self._seated(held, player.token_hash, seq,
+                                                "The game is over; nothing can be taken back.")
             if me.bot is not None:  # refused like the player's moves while a bot plays the seat
                 raise ApiError(409, "seat_changed_hands", "A bot plays this seat now: open your seat's page to "
                                "take it back.")
-            seat = me.seat
             if not can_take_back(live.chain, seat):
                 raise ApiError(409, "cannot_undo", "There is nothing of yours to take back: a move that "
                                "revealed something (a card drawn, a card turned up), another player's "
