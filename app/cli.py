@@ -12,10 +12,10 @@ import sys
 import urllib.request
 from pathlib import Path
 
-from app.config import Settings
+from app.server.config import Settings
 
 # On SIGTERM: how long requests and sockets still at work (a move being stored) may take before
-# they are cancelled; a socket's message in hand has SHUTDOWN_GRACE (app/websocket_protocol.py)
+# they are cancelled; a socket's message in hand has SHUTDOWN_GRACE (app/web/websocket_protocol.py)
 # before its close. With the application's own stop after it, a process is gone well within the
 # 10 s a container is given before SIGKILL.
 GRACEFUL_SHUTDOWN_SECONDS = 6
@@ -25,7 +25,7 @@ def database_folder_problem(url: str) -> str | None:
     """For a SQLite database: why this user cannot write where it lies (None: it can)."""
     from sqlalchemy.engine import make_url
 
-    from app.config import async_url, is_postgres
+    from app.server.config import async_url, is_postgres
 
     if is_postgres(url):
         return None
@@ -47,8 +47,8 @@ def serve(args: argparse.Namespace) -> int:
     import uvicorn
     from uvicorn.config import LOGGING_CONFIG
 
-    from app.logs import log_config
     from app.main import create_app
+    from app.server.logs import log_config
 
     settings = Settings()
     problem = database_folder_problem(settings.database_url)
@@ -64,7 +64,7 @@ def serve(args: argparse.Namespace) -> int:
     if subprocess.run([sys.executable, "-m", "app.cli", "migrate"]).returncode:
         return 1
     uvicorn.run(create_app(settings), host=args.host or settings.host, port=args.port or settings.port,
-                proxy_headers=True, ws="app.websocket_protocol:LeanWebSocketProtocol", ws_max_size=1024 * 1024,
+                proxy_headers=True, ws="app.web.websocket_protocol:LeanWebSocketProtocol", ws_max_size=1024 * 1024,
                 ws_ping_interval=settings.keepalive_seconds or None, ws_per_message_deflate=False,
                 log_level=args.log_level, access_log=not args.no_access_log,
                 timeout_graceful_shutdown=GRACEFUL_SHUTDOWN_SECONDS,
@@ -73,7 +73,7 @@ def serve(args: argparse.Namespace) -> int:
 
 
 def migrate(args: argparse.Namespace) -> int:
-    from app.db import migrate as upgrade
+    from app.storage.db import migrate as upgrade
 
     problem = database_folder_problem(Settings().database_url)
     if problem:
@@ -84,8 +84,8 @@ def migrate(args: argparse.Namespace) -> int:
 
 
 def backup(args: argparse.Namespace) -> int:
-    from app.backup import BackupError, Refused
-    from app.backup import backup as copy_out
+    from app.storage.backup import BackupError, Refused
+    from app.storage.backup import backup as copy_out
 
     try:
         done = copy_out(Settings().database_url, Path(args.path), force=args.force)
@@ -97,8 +97,8 @@ def backup(args: argparse.Namespace) -> int:
 
 
 def restore(args: argparse.Namespace) -> int:
-    from app.backup import BackupError, Refused
-    from app.backup import restore as copy_in
+    from app.storage.backup import BackupError, Refused
+    from app.storage.backup import restore as copy_in
 
     try:
         done = copy_in(Settings().database_url, Path(args.path), force=args.force)
@@ -111,7 +111,7 @@ def restore(args: argparse.Namespace) -> int:
 
 
 def verify(args: argparse.Namespace) -> int:
-    from app.record import verify_record
+    from app.features.record import verify_record
     from engines.registry import load_engines
 
     source: str = args.record

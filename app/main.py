@@ -14,16 +14,17 @@ from fastapi.staticfiles import StaticFiles
 from sqlalchemy.exc import DBAPIError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from app import outage
-from app.config import Settings
-from app.db import is_busy
-from app.errors import ApiError
-from app.guard import GuardMiddleware, install_log_redaction
-from app.outage import database_unavailable
 from app.parlour import Parlour
-from app.paths import STATIC
-from app.routes import again_pages, api, diplomacy, game_help, hints_api, ops, pages, replays, sockets, time_api
-from app.user_text import TextRefused, refuse_nul_in_request
+from app.server.config import Settings
+from app.server.errors import ApiError
+from app.server.guard import GuardMiddleware, install_log_redaction
+from app.server.paths import STATIC
+from app.server.user_text import TextRefused, refuse_nul_in_request
+from app.storage.db import is_busy
+from app.web import outage
+from app.web.outage import database_unavailable
+from app.web.prometheus import Exporter
+from app.web.routes import again_pages, api, diplomacy, game_help, hints_api, ops, pages, replays, sockets, time_api
 
 log = logging.getLogger("parlour")
 
@@ -47,6 +48,7 @@ def create_fastapi(settings: Settings | None = None) -> FastAPI:
     app = FastAPI(title="Parlour", lifespan=lifespan, dependencies=[Depends(refuse_nul_in_request)],
                   docs_url="/api/docs", openapi_url="/api/openapi.json", redoc_url=None)
     app.state.parlour = parlour
+    app.state.figures = Exporter(parlour)  # GET /metrics: the parts' figures, fed from now on
     app.include_router(api.router)
     app.include_router(diplomacy.router)
     app.include_router(time_api.router)

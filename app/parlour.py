@@ -12,29 +12,28 @@ from typing import Annotated, Any
 from fastapi import Depends, Request
 from starlette.requests import HTTPConnection
 
-from app import background, memory
-from app.bot_pool import BotPool
-from app.bot_seats import BotSeats
-from app.clocks import ClockKeeper
-from app.config import Settings, is_postgres
-from app.db import make_engine, sessionmaker
-from app.diplomacy import PrivateChats
-from app.errors import ApiError, not_found
-from app.guard import CodeBrake
-from app.hints import Hints
-from app.hub import Hub
-from app.journal import make_journal
-from app.live import LiveTable, LiveTables, PlayerInfo
-from app.logs import note_table
-from app.metrics import CollectorPauses, LoopLag
-from app.mover import Mover
-from app.notify import Notifier, PostgresNotifier
-from app.prometheus import Exporter
-from app.push import Pusher
-from app.rematch import Rematcher
-from app.replays import Replays
-from app.rooms import Rooms
-from app.tokens import hash_token, normalize_code
+from app.features.diplomacy import PrivateChats
+from app.features.hints import Hints
+from app.features.push import Pusher
+from app.features.rematch import Rematcher
+from app.features.replays import Replays
+from app.play.hub import Hub
+from app.play.journal import make_journal
+from app.play.live import LiveTable, LiveTables, PlayerInfo
+from app.play.mover import MovePlayer
+from app.play.notify import Notifier, PostgresNotifier
+from app.server import background, memory
+from app.server.config import Settings, is_postgres
+from app.server.errors import ApiError, not_found
+from app.server.guard import CodeBrake
+from app.server.logs import note_table
+from app.server.metrics import CollectorPauses, LoopLag
+from app.storage.db import make_engine, sessionmaker
+from app.storage.tokens import hash_token, normalize_code
+from app.tables.bot_pool import BotPool
+from app.tables.bot_seats import BotSeats
+from app.tables.clocks import ClockKeeper
+from app.tables.rooms import Rooms
 from engines.base import Engine
 from engines.registry import load_engines
 
@@ -50,31 +49,31 @@ class Parlour:
         self.sessions = sessionmaker(self.db)
         self.notifier: Notifier = (PostgresNotifier(settings.database_url)
                                    if is_postgres(settings.database_url) else Notifier())
-        self.live = LiveTables(self.sessions, self.engines, idle_seconds=settings.table_idle_seconds,
+        self.tables = LiveTables(self.sessions, self.engines, idle_seconds=settings.table_idle_seconds,
                                finished_idle_seconds=settings.finished_idle_seconds,
                                cache_bytes=int(settings.cache_mb * 2**20))
         self._sweeper: asyncio.Task[None] | None = None
         self.loop_lag = LoopLag()
         self.collector = CollectorPauses()
-        self.hub = Hub(self.live, self.notifier, sockets_per_seat=settings.sockets_per_seat,
+        self.hub = Hub(self.tables, self.notifier, sockets_per_seat=settings.sockets_per_seat,
                        sockets_per_address=settings.sockets_per_address)
-        self.private_chats = PrivateChats(self.live, self.hub, self.notifier, settings.chat_max_chars)
-        self.rooms = Rooms(self.live, self.notifier, self.hub)
+        self.private_chats = PrivateChats(self.tables, self.hub, self.notifier, settings.chat_max_chars)
+        self.rooms = Rooms(self.tables, self.notifier, self.hub)
         self.journal = make_journal(settings.database_url, self.notifier)
-        self.mover = Mover(self.live, self.hub, self.journal, settings.snapshot_every)
+        self.mover = MovePlayer(self.tables, self.hub, self.journal, settings.snapshot_every)
         self.code_brake = CodeBrake(settings.failed_lookups_per_minute)
         # One pool of bot workers for every bot decision: bots holding seats and clocks' time-outs.
         self.bot_pool = BotPool(settings.engines, workers=settings.bot_workers, queue=settings.bot_queue)
-        self.bots = BotSeats(self.live, self.hub, self.mover, self.notifier, self.bot_pool,
+        self.bots = BotSeats(self.tables, self.hub, self.mover, self.notifier, self.bot_pool,
                              database_url=settings.database_url, delay=settings.bot_delay_seconds,
                              think_seconds=settings.bot_think_seconds)
-        self.clocks = ClockKeeper(self.live, self.hub, self.mover, self.bot_pool,
+        self.clocks = ClockKeeper(self.tables, self.hub, self.mover, self.bot_pool,
                                   poll_seconds=settings.clock_poll_seconds, think_seconds=settings.bot_think_seconds)
-        self.hints = Hints(self.live, self.hub, self.notifier, self.bot_pool, think_seconds=settings.bot_think_seconds)
-        self.pusher = Pusher(self.live, self.hub, settings)
-        self.rematches = Rematcher(self.live, self.rooms, self.hub, self.notifier)  # play again
+        self.hints = Hints(self.tables, self.hub, self.notifier, self.bot_pool,
+                           think_seconds=settings.bot_think_seconds)
+        self.pusher = Pusher(self.tables, self.hub, settings)
+        self.rematches = Rematcher(self.tables, self.rooms, self.hub, self.notifier)  # play again
         self.replays = Replays(self.sessions)  # the books of finished games watched lately
-        self.figures = Exporter(self)  # GET /metrics
 
     async def start(self) -> None:
         await self.journal.start()
@@ -86,7 +85,7 @@ class Parlour:
         gc.collect()
         gc.freeze()
         gc.set_threshold(20_000, 20, 50)
-        # The journal's thread (app/journal.py) takes the interpreter lock back after each
+        # The journal's thread (app/play/journal.py) takes the interpreter lock back after each
         # SQLite call; while the event loop is busy building views it waited up to the default
         # switch interval (5 ms) each time, and every move of the batch waited with it.
         sys.setswitchinterval(SWITCH_INTERVAL)
@@ -102,13 +101,13 @@ class Parlour:
 
     async def _sweep(self) -> None:
         """Drop the tables not in use from memory, now and then (LiveTables.sweep), and hand
-        what they held back to the system (app/memory.py)."""
+        what they held back to the system (app/server/memory.py)."""
         every = self.settings.memory_trim_seconds
         trimmed = time.monotonic()
         while True:
             await asyncio.sleep(self.sweep_every())
             try:
-                self.live.sweep()
+                self.tables.sweep()
                 if every > 0 and memory.can_trim() and time.monotonic() - trimmed >= every:
                     trimmed = time.monotonic()
                     await asyncio.to_thread(memory.trim)
@@ -138,7 +137,7 @@ class Parlour:
         the code brake never keeps it from it."""
         if not 8 <= len(token) <= 128:
             return None
-        found = await self.live.by_token_hash(hash_token(token))
+        found = await self.tables.by_token_hash(hash_token(token))
         if found is not None:
             note_table(found[0].code)
             if client is not None:
@@ -148,7 +147,7 @@ class Parlour:
     async def find_table(self, client: str, raw_code: str) -> LiveTable:
         """The table with this code (404), braking the guessing of codes (429): see CodeBrake."""
         code = normalize_code(raw_code)
-        live = await self.live.by_code(code) if code else None
+        live = await self.tables.by_code(code) if code else None
         brake = self.code_brake
         wait = brake.retry_after(client)
         if live is None:

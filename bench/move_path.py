@@ -26,11 +26,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from app.config import Settings  # noqa: E402
-from app.db import migrate  # noqa: E402
-from app.hub import Connection  # noqa: E402
 from app.parlour import Parlour  # noqa: E402
-from app.tokens import hash_token  # noqa: E402
+from app.play.hub import Connection  # noqa: E402
+from app.server.config import Settings  # noqa: E402
+from app.storage.db import migrate  # noqa: E402
+from app.storage.tokens import hash_token  # noqa: E402
 
 NAMES = ("Ada", "Bob", "Cy", "Di")
 
@@ -64,14 +64,14 @@ async def run(url: str, moves: int, rounds: int, seed: int) -> list[float]:
             done = 0
             cpu = 0.0
             while done < moves:
-                live = await parlour.live.get(table_id) if table_id is not None else None
+                live = await parlour.tables.get(table_id) if table_id is not None else None
                 if live is None or live.status != "playing":  # a new table: found, join, start, sockets
                     ticket = await parlour.rooms.found("london", NAMES[0], {})
                     for name in NAMES[1:]:
                         await parlour.rooms.join(ticket.table_id, name)
                     await parlour.rooms.start(hash_token(ticket.token))
                     table_id = ticket.table_id
-                    live = await parlour.live.get(table_id)
+                    live = await parlour.tables.get(table_id)
                     assert live is not None
                     for player in live.players:
                         socket = Socket()

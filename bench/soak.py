@@ -55,8 +55,8 @@ import orjson
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from app.live import LiveTable, PlayerInfo, encode_events, new_state  # noqa: E402
-from app.record import verify_record  # noqa: E402
+from app.features.record import verify_record  # noqa: E402
+from app.play.live import LiveTable, PlayerInfo, encode_events, new_state  # noqa: E402
 from engines.base import Engine, new_game, rules_version  # noqa: E402
 from engines.registry import BUILTIN, load_engines  # noqa: E402
 from tests.support.server import ServerProcess  # noqa: E402
@@ -153,10 +153,10 @@ def table_cost(engines: dict[str, Engine], seeds: int, cuts_per_game: int, quick
 
 async def reload_times(engines_paths: tuple[str, ...], repeats: int, seats_of: dict[str, int],
                        snapshot_every: int) -> list[dict[str, Any]]:
-    from app.config import Settings
-    from app.db import migrate
     from app.parlour import Parlour
-    from app.tokens import hash_token
+    from app.server.config import Settings
+    from app.storage.db import migrate
+    from app.storage.tokens import hash_token
 
     tmp = Path(tempfile.mkdtemp())
     url = f"sqlite+aiosqlite:///{tmp / 'reload.db'}"
@@ -174,13 +174,13 @@ async def reload_times(engines_paths: tuple[str, ...], repeats: int, seats_of: d
                 for name in NAMES[1:seats]:
                     tokens.append((await parlour.rooms.join(ticket.table_id, name)).token)
                 await parlour.rooms.start(hash_token(tokens[0]))
-                live = await parlour.live.get(ticket.table_id)
+                live = await parlour.tables.get(ticket.table_id)
                 assert live is not None
                 by_seat = {p.seat: p for p in live.players}
                 rnd = random.Random(7)
                 started = time.perf_counter()
                 while True:
-                    live = await parlour.live.get(ticket.table_id)
+                    live = await parlour.tables.get(ticket.table_id)
                     assert live is not None
                     if not live.awaiting:
                         break
@@ -190,9 +190,9 @@ async def reload_times(engines_paths: tuple[str, ...], repeats: int, seats_of: d
                 played = time.perf_counter() - started
                 times = []
                 for _ in range(repeats):
-                    parlour.live.forget(ticket.table_id)
+                    parlour.tables.forget(ticket.table_id)
                     t0 = time.perf_counter()
-                    again = await parlour.live.get(ticket.table_id)
+                    again = await parlour.tables.get(ticket.table_id)
                     times.append(time.perf_counter() - t0)
                 assert again is not None and again.seq == live.seq and len(again.log) == live.seq
                 row = {"game": gid, "seats": seats, "moves": live.seq, "status": again.status,

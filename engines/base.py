@@ -163,7 +163,7 @@ class Engine(Protocol):
     #
     # Optional: ``reversible(state, seat, move) -> bool`` -- may the player take back this (legal,
     # not yet played) move within their turn: it reveals nothing and hands the game to no other
-    # seat (app/takeback.py; none may be taken back without it). Optional: ``round_of(state) ->
+    # seat (app/play/takeback.py; none may be taken back without it). Optional: ``round_of(state) ->
     # int | None`` -- the round the game is in, for replays to jump between.
     #
     # Optional: ``seat_labels(state) -> list[str]`` -- what each seat is called in this game beside

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from sqlalchemy import create_engine, text
 
-from app.config import Settings, sync_url
+from app.server.config import Settings, sync_url
 from tests.support.postgres import PrivatePostgres, installed
 from tests.support.server import TALLY, ServerProcess
 
@@ -50,7 +50,7 @@ def reset_postgres(url: str) -> None:
 @pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.pg)])
 def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     """A freshly migrated database, once on SQLite and once on PostgreSQL."""
-    from app.db import migrate
+    from app.storage.db import migrate
 
     if request.param == "sqlite":
         url = f"sqlite+aiosqlite:///{tmp_path / 'parlour.db'}"
@@ -63,7 +63,7 @@ def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
 
 @pytest.fixture
 def sqlite_url(tmp_path: Path) -> str:
-    from app.db import migrate
+    from app.storage.db import migrate
 
     url = f"sqlite+aiosqlite:///{tmp_path / 'parlour.db'}"
     migrate(url)
@@ -72,7 +72,7 @@ def sqlite_url(tmp_path: Path) -> str:
 
 @pytest.fixture
 def postgres_url(postgres_server: str) -> str:
-    from app.db import migrate
+    from app.storage.db import migrate
 
     url = postgres_server
     reset_postgres(url)

@@ -2,6 +2,9 @@
 TYPE_CHECKING included: a circle dodged by a late import is still a circle).
 
 - ``engines/`` never imports ``app/``: the rules know nothing of the server.
+- ``app/`` stands in floors (``LAYERS``, the order app/__init__.py tells): every module of it is on
+  one floor, and none imports a module on a floor above its own.
+- No circle between the server's modules, on a floor or across floors.
 - No new import circle. The circles that remain are listed here by name, to be taken apart; the
   test fails when a new one appears and when a listed one is gone (then strike it from the list),
   so the list only shrinks.
@@ -16,10 +19,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ("app", "engines")
 
-KNOWN_CIRCLES: set[frozenset[str]] = {
-    # the exporter reads the whole server's parts from the object that composes them
-    frozenset({"app.parlour", "app.prometheus"}),
-}
+LAYERS = ("app.server", "app.storage", "app.play", "app.tables", "app.features", "app.parlour", "app.web",
+          "app.main", "app.cli")
+"""The server's floors, from the ground up: a module may import its own floor and those below."""
+
+KNOWN_CIRCLES: set[frozenset[str]] = set()
 KNOWN_PACKAGE_CIRCLES: set[str] = set()
 """Packages whose modules import each other in a circle, to be taken apart: none is left (A Game of
 Thrones' phases, which reached each other through the engine object, now form layers)."""
@@ -103,6 +107,45 @@ def circles(graph: dict[str, set[str]]) -> list[frozenset[str]]:
                 if len(group) > 1:
                     found.append(frozenset(group))
     return found
+
+
+def floor(module: str, layers: tuple[str, ...] = LAYERS) -> int | None:
+    """The index of the floor a module stands on (its package, or itself for a top module)."""
+    for i, layer in enumerate(layers):
+        if module == layer or module.startswith(layer + "."):
+            return i
+    return None
+
+
+def upward_imports(graph: dict[str, set[str]], layers: tuple[str, ...] = LAYERS) -> list[str]:
+    """Every import from a module to one on a higher floor, as "a (floor) imports b (floor)"."""
+    found = []
+    for module, targets in graph.items():
+        here = floor(module, layers)
+        for target in targets:
+            there = floor(target, layers)
+            if here is not None and there is not None and there > here:
+                found.append(f"{module} ({layers[here]}) imports {target} ({layers[there]})")
+    return sorted(found)
+
+
+def test_every_server_module_stands_on_a_floor() -> None:
+    unplaced = sorted(m for m in modules() if m.startswith("app.") and floor(m) is None)
+    assert unplaced == [], "a module of app/ on no floor: put it in the package it belongs to, or add its floor"
+
+
+def test_no_server_module_imports_one_on_a_floor_above_its_own() -> None:
+    assert upward_imports(import_graph()) == []
+
+
+def test_no_circle_between_the_server_s_modules() -> None:
+    assert [sorted(c) for c in circles(import_graph()) if any(m == "app" or m.startswith("app.") for m in c)] == []
+
+
+def test_the_floor_check_finds_an_upward_import_and_only_that() -> None:
+    layers = ("low", "mid", "top")
+    graph = {"top.a": {"mid.b", "low.c"}, "mid.b": {"low.c", "mid.d"}, "low.c": {"top.a"}, "mid.d": set()}
+    assert upward_imports(graph, layers) == ["low.c (low) imports top.a (top)"]
 
 
 def test_the_engines_never_import_the_server() -> None:

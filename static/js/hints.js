@@ -1,4 +1,4 @@
-// Hints at casual tables (app/hints.py): the Hint button of the action bar asks the good bot
+// Hints at casual tables (app/features/hints.py): the Hint button of the action bar asks the good bot
 // about this seat's decision and shows its weighing — the best moves with the figures its
 // search computed, the first one marked among the choices. The page loads this module only at
 // a table founded with hints; it reads the page as it stands (the bar says whose turn it is,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import gc
 import re
 
-from app.tokens import CODE_ALPHABET
+from app.storage.tokens import CODE_ALPHABET
 from tests.support.play import awaited_token, found, join, play_one, started_table
 from tests.support.stats import own_stats
 

@@ -19,9 +19,9 @@ import httpx
 import pytest
 from sqlalchemy import create_engine, text
 
-from app import backup as backups
-from app.config import sync_url
-from app.record import verify_record
+from app.features.record import verify_record
+from app.server.config import sync_url
+from app.storage import backup as backups
 from engines.registry import load_engines
 from tests.conftest import make_settings
 from tests.support.play import found, join

@@ -1,4 +1,4 @@
-"""Bots at the table (app/bot_seats.py): seated in the waiting room, handed an absent player's
+"""Bots at the table (app/tables/bot_seats.py): seated in the waiting room, handed an absent player's
 seat by the others' vote and giving it back, playing through the mover like anyone — once, with
 two server processes — and refusing bad requests."""
 
@@ -56,7 +56,7 @@ def player(table: dict[str, Any], name: str) -> dict[str, Any]:
 def test_the_bot_worker_chooses_the_same_move_on_the_true_state_and_on_any_determinization():
     """The server hands the worker the table's encoded state; the worker searches only a
     determinization of it, so with the same seed its move cannot depend on hidden cards."""
-    from app import bot_worker
+    from app.tables import bot_worker
     from engines.base import new_game
     from engines.bots import decide
     from engines.kit.rng import Rng

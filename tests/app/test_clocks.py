@@ -17,10 +17,10 @@ from typing import Any
 import httpx
 import pytest
 
-from app import clock_rules as rules
-from app.config import Settings
-from app.models import utcnow
-from app.record import verify_record
+from app.features.record import verify_record
+from app.server.config import Settings
+from app.storage.models import utcnow
+from app.tables import clock_rules as rules
 from engines.registry import load_engines
 from tests.support.play import join
 from tests.support.server import TALLY
@@ -85,7 +85,7 @@ def expire(client: Any, code: str) -> bool:
     """The keeper plays one overdue seat's move (a sweep would go on: moved on by minutes, every
     later decision is overdue too)."""
     parlour = client.app.state.parlour
-    live = client.portal.call(parlour.live.by_code, code)
+    live = client.portal.call(parlour.tables.by_code, code)
     return bool(client.portal.call(parlour.clocks.expire, live.id))
 
 
@@ -194,10 +194,10 @@ def test_a_bot_from_the_bot_workers_plays_for_the_seat_whose_time_ran_out(c: Any
     first = c.get(f"/api/seats/{t['tokens'][0]}").json()["awaiting"][0]
     assert bots_decided(c) == {}
     parlour = c.app.state.parlour
-    table_id = c.portal.call(parlour.live.by_code, t["code"]).id
+    table_id = c.portal.call(parlour.tables.by_code, t["code"]).id
     # a minute on for the first decision only: the keeper's own loop, woken by the move, must
     # not find the next seat late too while the test's clock is ahead
-    keeper(c).now = lambda: utcnow() + timedelta(seconds=61 if parlour.live.cached(table_id).seq == 0 else 0)
+    keeper(c).now = lambda: utcnow() + timedelta(seconds=61 if parlour.tables.cached(table_id).seq == 0 else 0)
     assert expire(c, t["code"])
     # the move was chosen by a worker process of the bot pool, the one way a bot decides (the
     # keeper's own loop, woken by the move, may have chosen one too and been refused as stale)
@@ -309,7 +309,7 @@ def test_a_seat_handed_to_a_bot_shows_its_clock_stopped_and_its_player_gets_it_b
         assert seats_of(clock_of(c, t["code"]))[first] == held
         assert bots_decided(c)["seat"] >= 3
         # never timed out: the keeper holds no moment at which the bot's seat would be due
-        live = c.portal.call(c.app.state.parlour.live.by_code, t["code"])
+        live = c.portal.call(c.app.state.parlour.tables.by_code, t["code"])
         kept = c.portal.call(keeper(c).clock, live.id)
         assert rules.held_by_bots(kept.state) == {first} and rules.seat_due(kept.settings, kept.state, first) is None
         # the player opens their seat's address: the seat, and its clock, are theirs again
@@ -361,7 +361,7 @@ def first_seat(client: Any, t: dict[str, Any]) -> int:
 def kept(client: Any, code: str) -> Any:
     """The keeper's clocks of the table: settings, state and seq, as stored."""
     parlour = client.app.state.parlour
-    live = client.portal.call(parlour.live.by_code, code)
+    live = client.portal.call(parlour.tables.by_code, code)
     return client.portal.call(parlour.clocks.clock, live.id)
 
 
@@ -369,12 +369,12 @@ def stored(client: Any, code: str) -> list[Any]:
     """The table's stored entries (seq, seat, move, events, created_at), oldest first."""
     from sqlalchemy import select
 
-    from app.models import MoveRecord
+    from app.storage.models import MoveRecord
 
     parlour = client.app.state.parlour
 
     async def read() -> list[Any]:
-        live = await parlour.live.by_code(code)
+        live = await parlour.tables.by_code(code)
         async with parlour.sessions() as s:
             return list((await s.execute(
                 select(MoveRecord.seq, MoveRecord.seat, MoveRecord.move, MoveRecord.events, MoveRecord.created_at)
@@ -492,10 +492,10 @@ def test_a_time_out_s_move_is_never_taken_back(both: Any) -> None:
     play(c, ada, {"type": "draw", "from": "deck"})
     seq = play(c, ada, {"type": "take_loan"})
     parlour = c.app.state.parlour
-    table_id = c.portal.call(parlour.live.by_code, t["code"]).id
+    table_id = c.portal.call(parlour.tables.by_code, t["code"]).id
     # an hour on for this decision only (the keeper's own loop, woken by the time-out, must not
     # find the next decision late too)
-    keeper(c).now = lambda: utcnow() + timedelta(seconds=3601 if parlour.live.cached(table_id).seq == seq else 0)
+    keeper(c).now = lambda: utcnow() + timedelta(seconds=3601 if parlour.tables.cached(table_id).seq == seq else 0)
     assert expire(c, t["code"])
     keeper(c).now = utcnow
     assert [e.move["type"] for e in stored(c, t["code"])][-1] == "choose_action"
@@ -510,8 +510,8 @@ def test_a_time_out_s_move_is_never_taken_back(both: Any) -> None:
         assert any(line["text"].endswith("time ran out") for line in view["log"] if line["seq"] == seq + 1), view["log"]
         ws.send_json({"type": "undo", "seq": seq + 1})
         assert receive_kind(ws, "error")["error"] == "cannot_undo"
-    for cached in parlour.live.cached_ids():  # loaded afresh, as after a restart or by another process
-        assert parlour.live.forget(cached)
+    for cached in parlour.tables.cached_ids():  # loaded afresh, as after a restart or by another process
+        assert parlour.tables.forget(cached)
     assert c.get(f"/api/seats/{ada}").json()["undo"] is False
     assert take_back(c, ada).json()["error"] == "cannot_undo"
     shown = clock_of(c, t["code"])
@@ -541,10 +541,10 @@ def test_the_clocks_after_take_backs_are_derived_again_from_the_stored_entries_a
     assert before.state["since"] == {str(first): rules.stamp(loan)}
     from sqlalchemy import update
 
-    from app.models import TableClock
+    from app.storage.models import TableClock
 
     parlour = c.app.state.parlour
-    table_id = c.portal.call(parlour.live.by_code, t["code"]).id
+    table_id = c.portal.call(parlour.tables.by_code, t["code"]).id
 
     async def lose_the_row() -> None:
         async with parlour.sessions() as s:
@@ -631,7 +631,7 @@ def test_two_server_processes_play_each_time_out_exactly_once(server_factory: An
         assert x["bots"]["decided"].get("clock", 0) >= x["clock_timeouts_played"], x
     from sqlalchemy import create_engine, text
 
-    from app.config import sync_url
+    from app.server.config import sync_url
 
     engine = create_engine(sync_url(postgres_url))
     with engine.connect() as conn:
@@ -654,7 +654,7 @@ def test_a_take_back_racing_a_time_out_on_two_server_processes_has_one_winner(se
     time-out's move."""
     from sqlalchemy import create_engine, text
 
-    from app.config import sync_url
+    from app.server.config import sync_url
 
     env = {"CLOCK_POLL_SECONDS": "0.05"}
     a = server_factory(postgres_url, engines=LONDON, extra_env=env)

@@ -1,5 +1,5 @@
 """Conformance, part 5: a whole game of every hosted engine at every player count through the
-real server path — a `parlour serve` process, HTTP and websockets, the Mover, the journal, the
+real server path — a `parlour serve` process, HTTP and websockets, the MovePlayer, the journal, the
 hub — and `parlour verify` passes on its published record. (Parts 1–4 are engine-level:
 tests/engines/test_conformance.py.)"""
 

@@ -18,7 +18,7 @@ import pytest
 import websockets
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
-from app.db import migrate
+from app.storage.db import migrate
 from tests.support.play import awaited_token, started_table
 from tests.support.postgres import PrivatePostgres, installed
 from tests.support.server import ServerProcess

@@ -31,14 +31,14 @@ def parlour_of(client: TestClient) -> Any:
 
 
 def table_id(client: TestClient, code: str) -> int:
-    live = client.portal.call(parlour_of(client).live.by_code, code)  # type: ignore[union-attr]
+    live = client.portal.call(parlour_of(client).tables.by_code, code)  # type: ignore[union-attr]
     assert live is not None
     return int(live.id)
 
 
 def sweep(client: TestClient, later: float = LATER) -> int:
-    live = parlour_of(client).live
-    return int(client.portal.call(lambda: live.sweep(time.monotonic() + later)))  # type: ignore[union-attr]
+    tables = parlour_of(client).tables
+    return int(client.portal.call(lambda: tables.sweep(time.monotonic() + later)))  # type: ignore[union-attr]
 
 
 def wait_closed(client: TestClient, tid: int) -> None:
@@ -75,16 +75,16 @@ def test_an_evicted_table_comes_back_equal_when_its_seat_reconnects(app_client):
     with c.websocket_connect(f"/ws/seats/{token}") as ws:
         before = first_messages(ws)
     wait_closed(c, tid)
-    live = parlour_of(c).live
-    cached = live.cached(tid)
+    tables = parlour_of(c).tables
+    cached = tables.cached(tid)
     assert sweep(c) >= 1
-    assert live.cached(tid) is None and cached.retired
+    assert tables.cached(tid) is None and cached.retired
     with c.websocket_connect(f"/ws/seats/{token}") as ws:
         after = first_messages(ws)
     assert after == before
     assert after["view"]["seq"] == 7 and len(after["view"]["log"]) > 7
     assert [m["text"] for m in after["chat"]["messages"]] == ["before the nap"]
-    assert live.cached(tid) is not None  # loaded again by the snapshot + replay path
+    assert tables.cached(tid) is not None  # loaded again by the snapshot + replay path
     play_one(c, t)  # and it plays on
     assert c.get(f"/api/tables/{t['code']}").json()["seq"] == 8
 
@@ -94,21 +94,21 @@ def test_no_table_is_evicted_while_a_socket_is_open(app_client):
     t = started_table(c)
     other = started_table(c)
     tid, other_id = table_id(c, t["code"]), table_id(c, other["code"])
-    live = parlour_of(c).live
+    tables = parlour_of(c).tables
     with c.websocket_connect(f"/ws/seats/{t['tokens'][0]}") as ws:
         ws.receive_json()
-        held = live.cached(tid)
+        held = tables.cached(tid)
         sweep(c)
-        assert live.cached(tid) is held and not held.retired
-        assert live.cached(other_id) is None  # nobody at the other one
-        live.cache_bytes = 0  # nor by the memory budget
+        assert tables.cached(tid) is held and not held.retired
+        assert tables.cached(other_id) is None  # nobody at the other one
+        tables.cache_bytes = 0  # nor by the memory budget
         sweep(c, 0)
-        assert live.cached(tid) is held
+        assert tables.cached(tid) is held
         play_one(c, t)
         assert ws.receive_json()["type"] == "view"
     wait_closed(c, tid)
     sweep(c)
-    assert live.cached(tid) is None
+    assert tables.cached(tid) is None
 
 
 def test_no_table_is_evicted_while_a_move_is_in_flight(app_client):
@@ -118,7 +118,7 @@ def test_no_table_is_evicted_while_a_move_is_in_flight(app_client):
     token, seq = awaited_token(c, t)
     move = c.get(f"/api/seats/{token}/moves").json()["moves"][0]
     parlour = parlour_of(c)
-    live = parlour.live
+    tables = parlour.tables
 
     async def scenario() -> int:
         journal = parlour.journal
@@ -136,37 +136,37 @@ def test_no_table_is_evicted_while_a_move_is_in_flight(app_client):
             playing = asyncio.create_task(parlour.mover.play(found[0], found[1], seq, move))
             while not found[0].pending:
                 await asyncio.sleep(0.001)
-            assert live.sweep(time.monotonic() + LATER) == 0
-            live.cache_bytes = 0
-            assert live.sweep(time.monotonic()) == 0
-            assert live.cached(tid) is found[0]
+            assert tables.sweep(time.monotonic() + LATER) == 0
+            tables.cache_bytes = 0
+            assert tables.sweep(time.monotonic()) == 0
+            assert tables.cached(tid) is found[0]
             gate.set()
             return await playing
         finally:
             journal.append = append
 
     assert c.portal.call(scenario) == seq + 1
-    assert live.sweep(time.monotonic() + LATER) == 1
+    assert tables.sweep(time.monotonic() + LATER) == 1
 
 
 def test_idle_limits_finished_tables_sooner_and_the_memory_budget(app_client):
     c = app_client
-    live = parlour_of(c).live
+    tables = parlour_of(c).tables
     t_done = started_table(c, target=21)
     while c.get(f"/api/tables/{t_done['code']}").json()["status"] != "finished":
         play_one(c, t_done)
     t_play, t_new = started_table(c), started_table(c)
     play_one(c, t_play)
     ids = [table_id(c, t["code"]) for t in (t_done, t_play, t_new)]
-    live.idle_seconds, live.finished_idle_seconds = 600, 30
+    tables.idle_seconds, tables.finished_idle_seconds = 600, 30
     assert sweep(c, 0) == 0  # all just used
-    assert sweep(c, 60) == 1 and live.cached(ids[0]) is None  # the finished one first
-    assert live.cached(ids[1]) is not None and live.cached(ids[2]) is not None
-    assert all(live.cached(i).memory_estimate() > 0 for i in ids[1:])
-    live.cache_bytes = live.cached(ids[2]).memory_estimate()  # room for one: the newest stays
+    assert sweep(c, 60) == 1 and tables.cached(ids[0]) is None  # the finished one first
+    assert tables.cached(ids[1]) is not None and tables.cached(ids[2]) is not None
+    assert all(tables.cached(i).memory_estimate() > 0 for i in ids[1:])
+    tables.cache_bytes = tables.cached(ids[2]).memory_estimate()  # room for one: the newest stays
     c.get(f"/api/tables/{t_new['code']}")
     assert sweep(c, 0) == 1
-    assert live.cached(ids[1]) is None and live.cached(ids[2]) is not None
+    assert tables.cached(ids[1]) is None and tables.cached(ids[2]) is not None
     assert c.get(f"/api/tables/{t_play['code']}").json()["seq"] == 1  # loaded again
     stats = own_stats(c)["cache"]
     assert stats["evicted"] == 2 and stats["cached"] >= 1

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 from app.cli import main as cli
-from app.tokens import seed_hash
+from app.storage.tokens import seed_hash
 from tests.support.play import play_one, started_table
 
 

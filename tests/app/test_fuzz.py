@@ -11,7 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from app.config import Settings
+from app.server.config import Settings
 from engines.registry import BUILTIN
 from tests.support.server import TALLY
 
@@ -40,8 +40,8 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Any, dict[s
     """One server with every game, and a started table of each (tokens by seat)."""
     from fastapi.testclient import TestClient
 
-    from app.db import migrate
     from app.main import create_app
+    from app.storage.db import migrate
 
     url = f"sqlite+aiosqlite:///{tmp_path_factory.mktemp('fuzz') / 'parlour.db'}"
     migrate(url)

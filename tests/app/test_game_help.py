@@ -1,5 +1,5 @@
 """A game's symbols and rules for the table page's tabs: fragments fetched when a tab first opens
-(app/routes/game_help.py), so that a game's first view carries neither."""
+(app/web/routes/game_help.py), so that a game's first view carries neither."""
 
 from __future__ import annotations
 

@@ -34,7 +34,7 @@ def test_a_braked_address_cannot_tell_a_valid_code_it_never_reached_from_a_wrong
     client = sqlite_client
     with pytest.MonkeyPatch.context() as mp:
         # Someone else founds a table (another address): this client never reached it.
-        mp.setattr("app.routes.api.client_id", lambda request: "10.0.0.9")
+        mp.setattr("app.web.routes.api.client_id", lambda request: "10.0.0.9")
         other = found(client, "Ann")
     miss_ten_times(client)
     valid, wrong = client.get(f"/api/tables/{other['code']}"), client.get("/api/tables/ZZZZZY")

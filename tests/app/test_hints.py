@@ -1,4 +1,4 @@
-"""Hints at casual tables (app/hints.py): a table founded with hints lets a seat ask the good bot
+"""Hints at casual tables (app/features/hints.py): a table founded with hints lets a seat ask the good bot
 about its own decision; the answer is the bot's weighing (its best moves with the figures its
 search computed), worked out in the bot workers; the ask is public (a log line every seat reads,
 a count per seat) and counted once per decision. On SQLite and PostgreSQL."""
@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from app.config import Settings
+from app.server.config import Settings
 from tests.support.play import join
 
 LONDON = "engines.london:ENGINE"

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from app.db import make_engine, sessionmaker
-from app.models import GameTable
+from app.storage.db import make_engine, sessionmaker
+from app.storage.models import GameTable
 
 
 async def make_table_rows(url: str, n: int) -> list[int]:

@@ -10,8 +10,8 @@ import pytest
 from sqlalchemy import create_engine, func, select
 from sqlalchemy.orm import Session
 
-from app.config import sync_url
-from app.models import (
+from app.server.config import sync_url
+from app.storage.models import (
     Base,
     ChatMessage,
     HandoverVote,

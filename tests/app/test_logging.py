@@ -16,7 +16,7 @@ import orjson
 import pytest
 import websockets
 
-from app.logs import JsonFormatter, log_config, note_table, request_scope
+from app.server.logs import JsonFormatter, log_config, note_table, request_scope
 from tests.support.play import play_one, started_table
 from tests.support.server import ROOT
 

@@ -1,5 +1,5 @@
 """Freed memory goes back to the system: a server that has hosted thousands of finished tables
-holds what is live, not its busiest hour (app/memory.py, the sweeper in app/parlour.py)."""
+holds what is live, not its busiest hour (app/server/memory.py, the sweeper in app/parlour.py)."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from app import memory
 from app.parlour import Parlour
+from app.server import memory
 from tests.conftest import make_settings
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="glibc's malloc_trim is Linux's")

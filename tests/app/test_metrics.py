@@ -14,8 +14,8 @@ import httpx
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
-from app import bot_pool as bot_pool_module
-from app.bot_pool import BotPool
+from app.tables import bot_pool as bot_pool_module
+from app.tables.bot_pool import BotPool
 from tests.conftest import make_settings
 from tests.support.play import play_one, started_table
 from tests.support.stats import OWN_MACHINE, own_stats
@@ -93,7 +93,7 @@ def test_bots_clocks_pushes_and_the_process_are_there_from_the_start(sqlite_clie
 
 
 def test_each_app_keeps_figures_of_its_own(sqlite_url: str, tmp_path: Any) -> None:
-    from app.db import migrate
+    from app.storage.db import migrate
 
     other_url = f"sqlite+aiosqlite:///{tmp_path / 'other.db'}"
     migrate(other_url)

@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from app.revisions import revisions
+from app.storage.revisions import revisions
 from tests.conftest import reset_postgres
 from tests.support.server import ROOT
 
@@ -18,7 +18,7 @@ from tests.support.server import ROOT
 def test_replicas_migrating_at_once_all_succeed(postgres_server: str) -> None:
     from sqlalchemy import create_engine, text
 
-    from app.config import sync_url
+    from app.server.config import sync_url
 
     reset_postgres(postgres_server)
     env = {**os.environ, "DATABASE_URL": postgres_server}

@@ -12,15 +12,15 @@ import orjson
 import pytest
 from sqlalchemy import select
 
-from app.errors import ApiError
-from app.hub import Connection
-from app.journal import MoveWrite, SqliteJournal, make_journal
-from app.live import LiveTable, PlayerInfo
-from app.models import MoveRecord
-from app.notify import Notifier
 from app.parlour import Parlour
-from app.tokens import hash_token
-from app.wire import public_summary
+from app.play.hub import Connection
+from app.play.journal import MoveWrite, SqliteJournal, make_journal
+from app.play.live import LiveTable, PlayerInfo
+from app.play.notify import Notifier
+from app.play.wire import public_summary
+from app.server.errors import ApiError
+from app.storage.models import MoveRecord
+from app.storage.tokens import hash_token
 from engines.base import canonical_move
 from tests.conftest import make_settings
 
@@ -53,7 +53,7 @@ class Seats:
         self.tokens = tokens
 
     async def live(self) -> LiveTable:
-        live = await self.parlour.live.get(self.table_id)
+        live = await self.parlour.tables.get(self.table_id)
         assert live is not None
         return live
 
@@ -91,7 +91,7 @@ class Socket:
 @pytest.fixture
 async def parlour(sqlite_url: str):
     p = Parlour(make_settings(sqlite_url))
-    p.live.engines["tally"] = Lenient(p.live.engines["tally"])  # type: ignore[assignment]
+    p.tables.engines["tally"] = Lenient(p.tables.engines["tally"])  # type: ignore[assignment]
     await p.start()
     yield p
     await p.stop()

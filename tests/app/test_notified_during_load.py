@@ -15,12 +15,12 @@ from typing import Any
 import pytest
 from sqlalchemy import insert
 
-from app.db import make_engine, sessionmaker
-from app.hub import Hub
-from app.live import LiveTable, LiveTables
-from app.models import Player
-from app.notify import Notifier
-from app.rooms import Rooms
+from app.play.hub import Hub
+from app.play.live import LiveTable, LiveTables
+from app.play.notify import Notifier
+from app.storage.db import make_engine, sessionmaker
+from app.storage.models import Player
+from app.tables.rooms import Rooms
 from tests.support.tinygame import ENGINE
 
 pytestmark = pytest.mark.pg
@@ -42,8 +42,8 @@ class HeldLoads(LiveTables):
         return loaded
 
 
-async def seat_bob(live: LiveTables, table_id: int) -> None:
-    async with live.sessions() as s, s.begin():
+async def seat_bob(tables: LiveTables, table_id: int) -> None:
+    async with tables.sessions() as s, s.begin():
         await s.execute(insert(Player).values(table_id=table_id, token_hash="b" * 64, name="Bob", joined=1,
                                               is_founder=False))
 
@@ -51,21 +51,21 @@ async def seat_bob(live: LiveTables, table_id: int) -> None:
 def test_a_join_notified_while_the_table_loads_is_not_lost(postgres_url: str) -> None:
     async def scenario() -> list[str]:
         db = make_engine(postgres_url)
-        live = HeldLoads(sessionmaker(db), {ENGINE.id: ENGINE})
-        hub = Hub(live, Notifier())
+        tables = HeldLoads(sessionmaker(db), {ENGINE.id: ENGINE})
+        hub = Hub(tables, Notifier())
         try:
-            live.go.set()
-            ticket = await Rooms(live, Notifier(), hub).found(ENGINE.id, "Ada", None)
-            live.forget(ticket.table_id)
-            live.go.clear()
-            live.read.clear()
-            loading = asyncio.create_task(live.get(ticket.table_id))
-            await live.read.wait()  # the load has read the table: still gathering
-            await seat_bob(live, ticket.table_id)  # Bob joins through another process
+            tables.go.set()
+            ticket = await Rooms(tables, Notifier(), hub).found(ENGINE.id, "Ada", None)
+            tables.forget(ticket.table_id)
+            tables.go.clear()
+            tables.read.clear()
+            loading = asyncio.create_task(tables.get(ticket.table_id))
+            await tables.read.wait()  # the load has read the table: still gathering
+            await seat_bob(tables, ticket.table_id)  # Bob joins through another process
             await hub.on_notification({"p": "elsewhere", "t": ticket.table_id, "k": "lobby"})
-            live.go.set()
+            tables.go.set()
             await loading
-            cached = await live.get(ticket.table_id)
+            cached = await tables.get(ticket.table_id)
             assert cached is not None
             return [p.name for p in cached.players]
         finally:
@@ -77,22 +77,22 @@ def test_a_join_notified_while_the_table_loads_is_not_lost(postgres_url: str) ->
 def test_a_reload_during_another_load_does_not_take_that_loads_older_copy(postgres_url: str) -> None:
     async def scenario() -> list[str]:
         db = make_engine(postgres_url)
-        live = HeldLoads(sessionmaker(db), {ENGINE.id: ENGINE})
+        tables = HeldLoads(sessionmaker(db), {ENGINE.id: ENGINE})
         try:
-            live.go.set()
-            ticket = await Rooms(live, Notifier(), Hub(live, Notifier())).found(ENGINE.id, "Ada", None)
-            old = await live.get(ticket.table_id)
+            tables.go.set()
+            ticket = await Rooms(tables, Notifier(), Hub(tables, Notifier())).found(ENGINE.id, "Ada", None)
+            old = await tables.get(ticket.table_id)
             assert old is not None
-            live.forget(ticket.table_id)
-            live.go.clear()
-            live.read.clear()
-            reading = asyncio.create_task(live.get(ticket.table_id))  # a request's load, reading
-            await live.read.wait()
-            await seat_bob(live, ticket.table_id)  # Bob joins here …
-            reloading = asyncio.create_task(live.reload(old))  # … and rebuilds it from the database
+            tables.forget(ticket.table_id)
+            tables.go.clear()
+            tables.read.clear()
+            reading = asyncio.create_task(tables.get(ticket.table_id))  # a request's load, reading
+            await tables.read.wait()
+            await seat_bob(tables, ticket.table_id)  # Bob joins here …
+            reloading = asyncio.create_task(tables.reload(old))  # … and rebuilds it from the database
             for _ in range(3):  # it runs (no I/O) until it awaits the load in flight
                 await asyncio.sleep(0)
-            live.go.set()
+            tables.go.set()
             await reading
             fresh = await reloading
             assert fresh is not None

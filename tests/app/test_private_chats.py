@@ -22,10 +22,10 @@ from fastapi.testclient import TestClient
 from hypothesis import given
 from hypothesis import strategies as st
 
-from app.config import Settings
-from app.diplomacy import enabled
+from app.features.diplomacy import enabled
+from app.features.record import verify_record
 from app.main import create_app
-from app.record import verify_record
+from app.server.config import Settings
 from engines.registry import load_engines
 from tests.app.test_fuzz import FUZZ, JSON, assert_clean_error
 from tests.support.diplomatic import DIPLOMATIC_TALLY
@@ -452,8 +452,8 @@ def test_the_private_chats_migration_goes_down_and_up_again(db_url):
     from alembic.script import ScriptDirectory
     from sqlalchemy import create_engine, inspect
 
-    from app.config import sync_url
-    from app.paths import ROOT
+    from app.server.config import sync_url
+    from app.server.paths import ROOT
 
     cfg = Config(str(ROOT / "alembic.ini"))
     cfg.set_main_option("script_location", str(ROOT / "migrations"))
@@ -479,7 +479,7 @@ def test_the_private_chats_migration_goes_down_and_up_again(db_url):
 @pytest.fixture(scope="module")
 def fuzz_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[TestClient, dict[str, Any], int]]:
     """One SQLite server of the diplomatic Tally, a started table and a chat of seats 0 and 1."""
-    from app.db import migrate
+    from app.storage.db import migrate
 
     url = f"sqlite+aiosqlite:///{tmp_path_factory.mktemp('fuzz-private') / 'parlour.db'}"
     migrate(url)

@@ -61,7 +61,7 @@ def test_the_awaited_seat_with_its_page_closed_is_sent_an_encrypted_your_turn(c:
     assert browsers[other].decrypt(service.received[1]["body"])["seq"] == 1
     # asked again for the same turn (another server process noticing it), nothing more is sent
     parlour = c.app.state.parlour
-    live = c.portal.call(parlour.live.by_code, t["code"])
+    live = c.portal.call(parlour.tables.by_code, t["code"])
     player = next(p for p in live.players if p.seat == live.awaiting[0])
     assert c.portal.call(parlour.pusher.notify, live, player.id, live.seq) == 0
     settle(c)

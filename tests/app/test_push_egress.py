@@ -17,10 +17,10 @@ from typing import Any
 
 import pytest
 
-from app.models import PushSubscription
-from app.push_client import CONNECT_SECONDS, READ_SECONDS
-from app.push_policy import IPAddress, PushPolicy, public_unicast
-from app.tokens import hash_token
+from app.features.push_client import CONNECT_SECONDS, READ_SECONDS
+from app.features.push_policy import IPAddress, PushPolicy, public_unicast
+from app.storage.models import PushSubscription
+from app.storage.tokens import hash_token
 from tests.conftest import make_settings
 from tests.support.play import found, join
 from tests.support.push_service import (
@@ -76,7 +76,7 @@ def store_directly(client: Any, token: str, endpoint: str) -> None:
     browser = Browser(endpoint).subscription()
 
     async def add() -> None:
-        seat = await parlour.live.by_token_hash(hash_token(token))
+        seat = await parlour.tables.by_token_hash(hash_token(token))
         assert seat is not None
         player = seat[1]
         async with parlour.sessions() as s, s.begin():
@@ -355,7 +355,7 @@ def test_pushes_that_never_answer_hold_no_thread_a_replay_needs_and_give_up_in_s
 def test_pushes_beyond_the_bound_are_dropped_not_queued(app_factory: Any, service: PushService, certs: Certs,
                                                         monkeypatch: pytest.MonkeyPatch,
                                                         caplog: pytest.LogCaptureFixture) -> None:
-    from app import push
+    from app.features import push
 
     monkeypatch.setattr(push, "SENDING_AT_ONCE", 2)
     c = app_factory(**reaching(service, certs))

@@ -25,7 +25,7 @@ pytestmark = pytest.mark.pg
 def two_servers(postgres_server: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Any, Any]]:
     """Two server processes on one PostgreSQL, shared by this module's races (each race uses
     tables of its own)."""
-    from app.db import migrate
+    from app.storage.db import migrate
 
     reset_postgres(postgres_server)
     migrate(postgres_server)

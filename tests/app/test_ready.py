@@ -12,10 +12,10 @@ from typing import Any
 import pytest
 from sqlalchemy import create_engine, text
 
-from app.config import sync_url
-from app.db import make_engine
-from app.readiness import readiness
-from app.revisions import revisions
+from app.server.config import sync_url
+from app.storage.db import make_engine
+from app.storage.readiness import readiness
+from app.storage.revisions import revisions
 from tests.conftest import make_settings
 from tests.support.server import free_port
 
@@ -108,7 +108,7 @@ def test_the_revisions_read_from_the_migration_files_are_alembics() -> None:
     from alembic.config import Config
     from alembic.script import ScriptDirectory
 
-    from app.paths import ROOT
+    from app.server.paths import ROOT
 
     cfg = Config(str(ROOT / "alembic.ini"))
     cfg.set_main_option("script_location", str(ROOT / "migrations"))

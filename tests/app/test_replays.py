@@ -13,11 +13,11 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from app.config import Settings
-from app.live import LiveTable, PlayerInfo
+from app.features.replays import build_book, step
 from app.main import create_app
-from app.replays import build_book, step
-from app.takeback import History
+from app.play.live import LiveTable, PlayerInfo
+from app.play.takeback import History
+from app.server.config import Settings
 from engines.base import new_game
 from engines.london import ENGINE as LONDON
 from engines.registry import load_engines
@@ -28,7 +28,7 @@ GAMES = ("engines.london:ENGINE", "engines.tower_of_london:ENGINE")
 
 @pytest.fixture(scope="module")
 def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
-    from app.db import migrate
+    from app.storage.db import migrate
 
     url = f"sqlite+aiosqlite:///{tmp_path_factory.mktemp('replays') / 'parlour.db'}"
     migrate(url)

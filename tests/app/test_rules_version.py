@@ -15,7 +15,7 @@ from pathlib import Path
 
 import httpx
 
-from app.record import verify_record
+from app.features.record import verify_record
 from engines.registry import BUILTIN, load_engines
 
 DATA = Path(__file__).parent / "data" / "rules_v1"

@@ -18,8 +18,8 @@ import pytest
 import websockets
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
-from app.notify import CHANNEL
-from app.record import verify_record
+from app.features.record import verify_record
+from app.play.notify import CHANNEL
 from engines.registry import load_engines
 from tests.conftest import reset_postgres
 from tests.support.play import moves_of
@@ -38,7 +38,7 @@ RECONNECT_BOUND = 5.0  # seconds from the kill to every cut-off seat being back,
 @pytest.fixture(scope="module")
 def three_servers(postgres_server: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[list[ServerProcess]]:
     """Shared by this module's tests, each on tables of its own; the kill comes last."""
-    from app.db import migrate
+    from app.storage.db import migrate
 
     reset_postgres(postgres_server)
     migrate(postgres_server)

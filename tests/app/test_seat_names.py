@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from app.config import Settings
 from app.main import create_app
+from app.server.config import Settings
 from tests.support.diplomatic import HOUSES, HOUSES_TALLY
 from tests.support.play import awaited_token, play_one, started_table
 

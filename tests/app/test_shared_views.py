@@ -10,12 +10,12 @@ from typing import Any
 import orjson
 import pytest
 
-from app.config import Settings
-from app.hub import Connection
-from app.live import LiveTable
 from app.parlour import Parlour
-from app.tokens import hash_token
-from app.wire import log_for
+from app.play.hub import Connection
+from app.play.live import LiveTable
+from app.play.wire import log_for
+from app.server.config import Settings
+from app.storage.tokens import hash_token
 
 NAMES = ("Ada", "Bob", "Cy", "Di")
 
@@ -45,7 +45,7 @@ async def test_four_seats_get_their_own_views_and_log_lines_made_once_where_all_
     for name in NAMES[1:]:
         await parlour.rooms.join(ticket.table_id, name)
     await parlour.rooms.start(hash_token(ticket.token))
-    live = await parlour.live.get(ticket.table_id)
+    live = await parlour.tables.get(ticket.table_id)
     assert live is not None
     sockets: dict[int, Socket] = {}
     for player in live.players:
@@ -63,7 +63,7 @@ async def test_four_seats_get_their_own_views_and_log_lines_made_once_where_all_
     rng = random.Random(7)
     public = private = 0
     for _ in range(120):
-        live = await parlour.live.get(ticket.table_id)
+        live = await parlour.tables.get(ticket.table_id)
         assert live is not None
         seat = live.awaiting[0]
         player = next(p for p in live.players if p.seat == seat)

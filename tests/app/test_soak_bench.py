@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from app.tokens import seed_hash
+from app.storage.tokens import seed_hash
 from bench.soak import NODE_CLIENT, ClientFailed, Verifier, follow_client, hosted, main, record_problems, traced_growth
 from engines.base import new_game, rules_version
 
@@ -168,7 +168,7 @@ def test_the_progress_policy_readies_and_orders_only_areas_without_an_order():
 # -- records -------------------------------------------------------------------------------------
 
 def published_record(gid: str, seats: int, seed: int) -> dict[str, Any]:
-    """A finished game's record as the server publishes it (app.record.table_record)."""
+    """A finished game's record as the server publishes it (app.features.record.table_record)."""
     engine = hosted()[gid]
     state = new_game(engine, seats, seed, {})
     rnd = random.Random(seed)

@@ -1,6 +1,6 @@
 """SQLite's journal writes a batch on the event loop when the write lock is free, waits for a
 held lock on its own thread (never on the loop), and keeps the WAL small with checkpoints of its
-own, outside the commits made on the loop (app/journal.py)."""
+own, outside the commits made on the loop (app/play/journal.py)."""
 
 from __future__ import annotations
 
@@ -13,8 +13,8 @@ from pathlib import Path
 
 from sqlalchemy.engine import make_url
 
-from app.journal import MoveWrite, SqliteJournal
-from app.notify import Notifier
+from app.play.journal import MoveWrite, SqliteJournal
+from app.play.notify import Notifier
 from tests.app.test_journal_support import make_table_rows
 
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from fastapi.testclient import TestClient
 
-from app.config import Settings
 from app.main import create_app
+from app.server.config import Settings
 from engines.london.view import CATALOGUE
 
 

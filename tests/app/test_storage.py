@@ -6,9 +6,9 @@ import asyncio
 
 from sqlalchemy import func, select
 
-from app.db import make_engine, sessionmaker
-from app.live import LiveTables
-from app.models import GameTable, MoveRecord, Snapshot
+from app.play.live import LiveTables
+from app.storage.db import make_engine, sessionmaker
+from app.storage.models import GameTable, MoveRecord, Snapshot
 from tests.support.play import play_one, started_table
 from tests.support.tinygame import ENGINE as TALLY
 

@@ -13,9 +13,9 @@ import orjson
 import pytest
 from fastapi.testclient import TestClient
 
-from app.config import Settings
+from app.features.record import verify_record
 from app.main import create_app
-from app.record import verify_record
+from app.server.config import Settings
 from engines.registry import load_engines
 from tests.support.play import started_pair
 
@@ -154,8 +154,8 @@ def test_a_table_with_take_backs_loads_again_from_the_database_as_it_was(db_url,
         move(client, ada, {"type": "choose_action", "action": "run_city"})
         before = seat(client, ada)
         parlour = client.app.state.parlour  # type: ignore[attr-defined]
-        for table_id in parlour.live.cached_ids():
-            assert parlour.live.forget(table_id)
+        for table_id in parlour.tables.cached_ids():
+            assert parlour.tables.forget(table_id)
         again = seat(client, ada)
         assert again["view"] == before["view"] and again["seq"] == before["seq"] == 7
         assert again["undo"] is True  # the chain of moves since the draw is known again
@@ -205,7 +205,7 @@ def test_an_absent_player_cannot_take_back_while_a_bot_holds_their_seat(db_url):
 
     from sqlalchemy import update
 
-    from app.models import Player
+    from app.storage.models import Player
 
     origin = {"origin": "http://testserver"}
     # the bot, once given the seat, holds it a minute before it moves: long past this test
@@ -236,13 +236,13 @@ def test_an_absent_player_cannot_take_back_while_a_bot_holds_their_seat(db_url):
                 async def handed_again() -> None:
                     """The seat goes to a bot while her socket stays open (as when another process
                     counted her away before it heard she was back)."""
-                    live = await parlour.live.by_code(code)
+                    live = await parlour.tables.by_code(code)
                     async with parlour.sessions() as s:
                         await s.execute(update(Player).where(Player.table_id == live.id, Player.seat == first)
                                         .values(bot="easy"))
                         await s.commit()
-                    async with parlour.live.hold(live.id) as held:
-                        await parlour.live.reload(held)
+                    async with parlour.tables.hold(live.id) as held:
+                        await parlour.tables.reload(held)
 
                 client.portal.call(handed_again)
                 ws.send_text(orjson.dumps({"type": "undo", "seq": seq}).decode())

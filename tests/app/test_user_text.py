@@ -11,9 +11,9 @@ import orjson
 import pytest
 from fastapi.testclient import TestClient
 
-from app.config import Settings
 from app.main import create_app
-from app.user_text import ascii_int, has_nul, visible
+from app.server.config import Settings
+from app.server.user_text import ascii_int, has_nul, visible
 from tests.support.diplomatic import DIPLOMATIC_TALLY
 from tests.support.play import found, join, started_table
 

@@ -1,4 +1,4 @@
-"""The server's own websocket protocol (app/websocket_protocol.py) under a real uvicorn, with
+"""The server's own websocket protocol (app/web/websocket_protocol.py) under a real uvicorn, with
 real websocket clients: the ASGI behaviour an application relies on, and the protocol's
 duties (keepalive, limits, the closing handshake, back-pressure)."""
 
@@ -18,7 +18,7 @@ import uvicorn
 from websockets.exceptions import ConnectionClosed, ConnectionClosedOK, InvalidStatus
 from websockets.sync.client import connect
 
-from app.websocket_protocol import INBOX_LIMIT, LeanWebSocketProtocol
+from app.web.websocket_protocol import INBOX_LIMIT, LeanWebSocketProtocol
 from tests.support.play import started_table
 from tests.support.server import free_port
 
@@ -384,7 +384,7 @@ def test_reading_pauses_only_while_the_application_has_messages_waiting():
     from uvicorn.server import ServerState
     from websockets.frames import Frame, Opcode
 
-    from app.websocket_protocol import INBOX_LIMIT
+    from app.web.websocket_protocol import INBOX_LIMIT
 
     async def scenario() -> list[str]:
         gate = asyncio.Event()
@@ -441,7 +441,7 @@ def test_the_uvicorn_internals_the_protocol_builds_on_keep_their_shape():
     async def asgi(scope: Any, receive: Any, send: Any) -> None:
         pass
 
-    config = Config(app=asgi, ws="app.websocket_protocol:LeanWebSocketProtocol", ws_max_size=1234)
+    config = Config(app=asgi, ws="app.web.websocket_protocol:LeanWebSocketProtocol", ws_max_size=1234)
     assert not config.loaded
     config.load()
     assert config.ws_protocol_class is LeanWebSocketProtocol

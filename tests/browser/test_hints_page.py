@@ -1,4 +1,4 @@
-"""Hints at casual tables, in Chromium (app/hints.py, static/js/hints.js): the founder allows them
+"""Hints at casual tables, in Chromium (app/features/hints.py, static/js/hints.js): the founder allows them
 on the front page's form and the waiting room says so; the awaited seat's Hint button asks the
 good bot and shows its weighing in the action bar with the best move marked among the choices;
 the other seat's log says who asked; the hint goes when the table moves on; at the end, the

@@ -20,7 +20,7 @@ LONDON = "engines.london:ENGINE"
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Any:
-    from app.db import migrate
+    from app.storage.db import migrate
     from tests.support.server import ServerProcess
 
     folder = tmp_path_factory.mktemp("replay-undo")

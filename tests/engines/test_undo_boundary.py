@@ -1,5 +1,5 @@
 """Where a turn's undo boundary lies: which moves each game lets its player take back (the kit's
-``reversible``), and how a history holding take-backs is followed (app/takeback.py, pure)."""
+``reversible``), and how a history holding take-backs is followed (app/play/takeback.py, pure)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import random
 import orjson
 import pytest
 
-from app.takeback import History, TakeBackGap, chain_after, restore, take_back_entry
+from app.play.takeback import History, TakeBackGap, chain_after, restore, take_back_entry
 from engines.base import IllegalMove
 from engines.london import ENGINE as LONDON
 from engines.london.components import CARDS
@@ -124,7 +124,7 @@ def test_towers_of_babylon_deck_list_changes_and_moved_minions_may_be_taken_back
 
 
 def test_a_bulk_replay_keeps_turn_chains_only_where_a_take_back_or_the_open_turn_may_need_them():
-    from app.takeback import capture_points
+    from app.play.takeback import capture_points
 
     loan, undo = {"type": "take_loan"}, take_back_entry(1)
     entries = [(0, loan), (0, loan), (1, loan), (1, loan), (1, undo), (0, loan), (0, loan)]

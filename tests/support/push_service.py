@@ -212,7 +212,7 @@ def stored_subscriptions(client: Any) -> int:
     """How many push subscriptions the database holds."""
     from sqlalchemy import func, select
 
-    from app.models import PushSubscription
+    from app.storage.models import PushSubscription
 
     async def count() -> int:
         async with client.app.state.parlour.sessions() as s:

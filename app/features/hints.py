@@ -1,0 +1,128 @@
+"""Hints at casual tables: a seat asks the good bot about its current decision.
+
+A table allows hints only when its founder chose so. The hint is the good bot's own weighing
+(engines/bots ``weigh``): its best two or three moves with the playouts that began with each and
+their average result, computed in the bot workers (app/tables/bot_pool.py: the same bounded queue and
+the same thinking time as a bot's move, never on the event loop) on a determinization of what the
+seat sees. Its first move is the move a good bot would play there.
+
+A hint is public, its content private: the log says "Ada asked for a hint" (stored, like a seat
+changing hands, as a line after the move it was asked at) and the end screen counts each seat's
+hints. One per seat and decision: asking again at the same decision answers the same hint (from
+this process's memory, or searched again in another process) and is neither logged nor counted
+twice, whichever process it reaches.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections import OrderedDict
+from typing import Any
+
+import orjson
+from sqlalchemy.exc import IntegrityError
+
+from app.play.hub import Hub
+from app.play.live import LiveTable, LiveTables, PlayerInfo
+from app.play.notify import Notifier
+from app.server.errors import ApiError
+from app.storage.models import HintAsked, SeatChange
+from app.tables.bot_pool import BotPool, plays_bots
+
+REMEMBERED = 512
+"""Hints kept in memory to answer a second ask at the same decision without searching again."""
+
+
+class Hints:
+    def __init__(self, tables: LiveTables, hub: Hub, notifier: Notifier, pool: BotPool,
+                 think_seconds: float = 0.9) -> None:
+        self.tables = tables
+        self.hub = hub
+        self.notifier = notifier
+        self.pool = pool
+        self.think_seconds = think_seconds
+        self._given: OrderedDict[tuple[int, int, int], dict[str, Any]] = OrderedDict()
+        self._searching: dict[tuple[int, int, int], asyncio.Future[dict[str, Any]]] = {}
+        self.given = 0
+
+    async def ask(self, live: LiveTable, player: PlayerInfo) -> dict[str, Any]:
+        """The hint for ``player``'s current decision; the ask logged and counted once."""
+        seat = self._check(live, player)
+        seq = live.seq
+        key = (live.id, seat, seq)
+        answer = self._given.get(key)
+        if answer is None:
+            # Asks at once for one decision share one search: a seat pressing many times never
+            # holds more than one place in the bots' queue, which every table's bots share.
+            searching = self._searching.get(key)
+            if searching is None:
+                searching = self._searching[key] = asyncio.ensure_future(self._search(live, seat, seq))
+                searching.add_done_callback(lambda _: self._searching.pop(key, None))
+            answer = await asyncio.shield(searching)
+            self._given[key] = answer
+            while len(self._given) > REMEMBERED:
+                self._given.popitem(last=False)
+        await self._record(live.id, player, seq)
+        self.given += 1
+        return answer
+
+    def _check(self, live: LiveTable, player: PlayerInfo) -> int:
+        if not live.hints:
+            raise ApiError(403, "hints_off", "This table was founded without hints.")
+        if live.status != "playing" or player.seat is None:
+            raise ApiError(409, "not_playing", "Hints are for a game in progress.")
+        if not plays_bots(live.engine):
+            raise ApiError(409, "no_hints_here", f"{live.engine.title} has no bot to give hints.")
+        if player.bot is not None:
+            raise ApiError(409, "seat_changed_hands", "A bot plays this seat now.")
+        if player.seat not in live.awaiting:
+            raise ApiError(409, "not_your_turn", "A hint is for your own decision: it is not your turn.")
+        return player.seat
+
+    async def _search(self, live: LiveTable, seat: int, seq: int) -> dict[str, Any]:
+        table_id = live.id
+
+        def encoded() -> bytes | None:
+            """Still this decision once a worker is free? The state to weigh it on."""
+            now = self.tables.cached(table_id)
+            if now is None or not now.showable or now.seq != seq or seat not in now.awaiting:
+                return None
+            return orjson.dumps(now.engine.encode(now.state))
+
+        started = time.monotonic()
+        weighed = await self.pool.hint(live.game, seat, started + self.think_seconds, encoded)
+        if weighed is None:
+            raise ApiError(409, "stale", "The table moved on while the hint was being worked out; ask again.")
+        labels = _labels(live, seat)
+        for w in weighed["moves"]:
+            w["label"] = labels.get(orjson.dumps(w["move"], option=orjson.OPT_SORT_KEYS))
+        return {"seq": seq, "seat": seat, **weighed, "seconds": round(time.monotonic() - started, 3)}
+
+    async def _record(self, table_id: int, player: PlayerInfo, seq: int) -> None:
+        """Log the ask and count it, once per seat and decision (the database's unique key
+        settles a race between two processes)."""
+        async with self.tables.hold(table_id) as held:
+            if held is None or player.seat is None:
+                return
+            name = held.seat_names().get(player.seat, player.name)
+            try:
+                async with self.tables.sessions() as s, s.begin():
+                    s.add(HintAsked(table_id=table_id, seat=player.seat, seq=seq))
+                    s.add(SeatChange(table_id=table_id, seq=seq, seat=player.seat, text=f"{name} asked for a hint."))
+                    await self.notifier.in_transaction(s, table_id, "lobby")
+            except IntegrityError:
+                return  # asked already at this decision (here or through another process)
+            self.hub.resend_logs(table_id)  # the line sits among the old ones
+            fresh = await self.tables.reload(held)
+            if fresh is not None:
+                self.hub.table_changed(fresh)
+
+
+def _labels(live: LiveTable, seat: int) -> dict[bytes, str]:
+    """The seat's prompt's labels of its listed moves, by move (its fields in a fixed order)."""
+    if live.state is None:
+        return {}
+    prompt = live.engine.view(live.state, seat).get("prompt") or {}
+    return {orjson.dumps(c["move"], option=orjson.OPT_SORT_KEYS): str(c.get("label", ""))
+            for c in prompt.get("choices", ()) if isinstance(c, dict) and "move" in c}
