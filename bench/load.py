@@ -91,6 +91,9 @@ class Stats:
     stale: int = 0
     games_finished: int = 0
     bot_table_moves: int = 0  # moves the bot tables' human seats saw stored (any seat's)
+    hint_table_moves: int = 0  # moves stored at the hint tables (any seat's)
+    hints: list[float] = field(default_factory=list)  # s from a hint's ask to its answer
+    hint_errors: dict[str, int] = field(default_factory=dict)
     moves_sent_all: int = 0  # every move sent, in the window or not
     drops: int = 0  # open sockets the server closed, or whose connection was cut
     drop_codes: dict[int, int] = field(default_factory=dict)
@@ -140,7 +143,11 @@ class Table:
         self.at: list[int] = []  # the process each seat's socket uses
         self.down_at: list[float] = []  # since when each seat has been away (0: it is not)
         self.helpers: set[asyncio.Task[None]] = set()
-        self.with_bots = slot >= bench.args.tables  # one client seat, the rest bots: not measured
+        self.http: list[httpx.AsyncClient] = []
+        self.with_bots = bench.args.tables <= slot < bench.args.tables + bench.args.bot_tables
+        # every seat a client and the first asks the good bot for a hint before each of its moves
+        self.with_hints = slot >= bench.args.tables + bench.args.bot_tables
+        self.apart = self.with_bots or self.with_hints  # tables beside the measured ones: not measured
 
     def kick(self) -> None:
         """Play is allowed now: seats already holding their first view start thinking."""
@@ -150,7 +157,9 @@ class Table:
 
     async def create(self, http: list[httpx.AsyncClient]) -> None:
         b = self.bench
-        found = await b.post(http, "/api/tables", {"game": b.game, "name": NAMES[0], "options": {}})
+        found = await b.post(http, "/api/tables", {"game": b.game, "name": NAMES[0], "options": {},
+                                                   **({"hints": True} if self.with_hints else {})})
+        self.http = http
         self.code = found["code"]
         self.tokens = [found["seat_token"]]
         for _ in range(b.seats - 1 if self.with_bots else 0):
@@ -276,10 +285,14 @@ class Table:
                 b.last_view_at = now
                 if b.seen.get(self.code, -1) < seq:
                     b.seen[self.code] = seq
-            if self.with_bots and b.stats.measuring and self.seen[i] >= 0:
-                b.stats.bot_table_moves += max(0, seq - self.seen[i])
+            if self.apart and b.stats.measuring and self.seen[i] >= 0 and i == 0:
+                moved = max(0, seq - self.seen[i])
+                if self.with_bots:
+                    b.stats.bot_table_moves += moved
+                else:
+                    b.stats.hint_table_moves += moved
             self.seen[i] = seq
-            if self.with_bots:
+            if self.apart:
                 self.sent_at.clear()
             elif seq in self.sent_at and all(s >= seq for s in self.seen):
                 sent = self.sent_at.pop(seq)
@@ -312,6 +325,8 @@ class Table:
             await asyncio.sleep(b.think * random.uniform(0.5, 1.5))
         if b.stopping or b.draining or not self.up[i]:
             return  # away: the view a new socket brings says what to play, at which seq
+        if self.with_hints and i == 0:
+            await self.ask_hint()
         if all(self.up):
             self.sent_at.setdefault(seq + 1, time.perf_counter())
         if b.stats.measuring:
@@ -319,6 +334,22 @@ class Table:
         b.stats.moves_sent_all += 1
         with contextlib.suppress(websockets.ConnectionClosed):  # the reader sees the drop
             await self.socks[i].send(orjson.dumps({"type": "move", "seq": seq, "move": random.choice(moves)}).decode())
+
+    async def ask_hint(self) -> None:
+        """The seat's page pressing Hint: the answer waited for (as a player reads it) before the move."""
+        b = self.bench
+        asked = time.perf_counter()
+        try:
+            r = await self.http[self.at[0]].post(f"/api/seats/{self.tokens[0]}/hint")
+        except httpx.TransportError:
+            kind = "network"
+        else:
+            kind = "" if r.status_code == 200 else f"http_{r.status_code}"
+        if b.stats.measuring:
+            if kind:
+                b.stats.hint_errors[kind] = b.stats.hint_errors.get(kind, 0) + 1
+            else:
+                b.stats.hints.append(time.perf_counter() - asked)
 
     async def close(self) -> None:
         for s in self.socks:
@@ -398,8 +429,9 @@ class Bench:
         sem = asyncio.Semaphore(32)
         t0 = time.perf_counter()
         readies = [asyncio.Event() for _ in range(a.tables)]
-        readies += [asyncio.Event() for _ in range(a.bot_tables)]
-        tasks = [asyncio.create_task(self.lifecycle(i, http, sem, readies[i])) for i in range(a.tables + a.bot_tables)]
+        readies += [asyncio.Event() for _ in range(a.bot_tables + a.hint_tables)]
+        tasks = [asyncio.create_task(self.lifecycle(i, http, sem, readies[i]))
+                 for i in range(a.tables + a.bot_tables + a.hint_tables)]
         await asyncio.gather(*(r.wait() for r in readies))
         setup_s = time.perf_counter() - t0
         meter = Meter(self.servers)
@@ -483,6 +515,9 @@ class Bench:
             **({"bot_tables": a.bot_tables, "bot_level": a.bot_level,
                 "bot_table_moves_s": round(self.stats.bot_table_moves / window, 1),
                 "bots": server_stats[0].get("bots")} if a.bot_tables else {}),
+            **({"hint_tables": a.hint_tables, "hint_table_moves_s": round(self.stats.hint_table_moves / window, 1),
+                "hints_answered": len(self.stats.hints), "hint_errors": self.stats.hint_errors,
+                **ms_figures([x * 1000 for x in self.stats.hints], "hint")} if a.hint_tables else {}),
             "moves_sent": self.stats.moves_sent_all, "drops": self.stats.drops,
             "drop_codes": {str(k): v for k, v in self.stats.drop_codes.items()},
             "reconnects": self.stats.reconnects, "failed_connects": self.stats.failed_connects,
@@ -491,6 +526,16 @@ class Bench:
             "seen": self.seen,
             **({"killed": self.killed} if self.killed else {}),
         }
+
+
+def ms_figures(ms: list[float], name: str) -> dict[str, float | None]:
+    """p50, p99 and max of these milliseconds, named after what they time."""
+    b = sorted(ms)
+    if not b:
+        return {f"{name}_p50_ms": None, f"{name}_p99_ms": None, f"{name}_max_ms": None}
+    p99 = b[min(len(b) - 1, int(0.99 * len(b)))]
+    return {f"{name}_p50_ms": round(b[len(b) // 2], 1), f"{name}_p99_ms": round(p99, 1),
+            f"{name}_max_ms": round(b[-1], 1)}
 
 
 def back_figures(ms: list[float], name: str = "back") -> dict[str, float | None]:
@@ -677,6 +722,9 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     p.add_argument("--bot-tables", type=int, default=0,
                    help="also this many tables of one client seat and bots in every other seat (not measured)")
     p.add_argument("--bot-level", choices=("easy", "good"), default="good")
+    p.add_argument("--hint-tables", type=int, default=0,
+                   help="also this many tables (hints allowed) whose first seat asks for a hint before each of "
+                        "its moves (not measured): a run with and without them shows what hints cost everyone else")
     p.add_argument("--node-option", action="append", default=[],
                    help="an option for node itself, e.g. --node-option=--trace-gc (its lines go to stderr)")
     p.add_argument("--timeline", action="store_true",
@@ -695,8 +743,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         a.warmup = max(3.0, 3 * a.think / 1000)
     if a.quick:
         a.tables, a.think, a.duration, a.warmup = min(a.tables, 10), 50, 2, 0.5
-    if a.bot_tables and a.client != "python":
-        p.error("--bot-tables needs the Python client")
+    if (a.bot_tables or a.hint_tables) and a.client != "python":
+        p.error("--bot-tables and --hint-tables need the Python client")
     if a.db == "sqlite" and a.processes != 1:
         p.error("several processes need --db postgres")
     if a.kill_one_after is not None and a.processes < 2:
@@ -828,6 +876,10 @@ def print_result(r: dict[str, Any]) -> None:
         print(f"  beside them {r['bot_tables']} tables with {r['bot_level']} bots: {r['bot_table_moves_s']} moves/s; "
               f"the server's bots played {bots.get('played')} (refused {bots.get('refused')}, failed "
               f"{bots.get('failed')}), ask → answer ms {bots.get('thinking')}")
+    if r.get("hint_tables"):
+        print(f"  beside them {r['hint_tables']} tables asking a hint before each of a seat's moves: "
+              f"{r['hint_table_moves_s']} moves/s; {r['hints_answered']} hints answered, ask → answer ms p50 "
+              f"{r['hint_p50_ms']} p99 {r['hint_p99_ms']} max {r['hint_max_ms']}; refused {r['hint_errors'] or 0}")
 
 
 if __name__ == "__main__":
