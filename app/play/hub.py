@@ -19,6 +19,7 @@ from typing import Any, Protocol
 import orjson
 from starlette.types import Send
 
+from app.play.chat import recent_chat
 from app.play.live import LiveTable, LiveTables
 from app.play.notify import Notifier
 from app.play.wire import log_for, log_is_public, public_summary, view_message
@@ -388,8 +389,6 @@ class Hub:
                     self.push_table(live)
                 self.push_views(live)
         elif kind == "chat":
-            from app.play.chat import recent_chat  # a late import: chat needs the hub's types
-
             room = self.rooms.get(table_id, set())
             since = min((c.last_chat for c in room), default=0)
             self.push_chat(table_id, await recent_chat(self.tables, table_id, after_id=since))
