@@ -58,7 +58,9 @@ def test_a_move_through_one_process_reaches_a_socket_on_another(postgres_url, se
             return time.perf_counter() - sent
 
     elapsed = asyncio.run(scenario())
-    assert elapsed < 0.5, f"the move took {elapsed:.3f} s to cross processes"
+    # Pushed, not found by a later read: no poll or resync of the watcher's comes within 2 s. (The
+    # crossing takes ~10 ms on a quiet machine; 0.5 s was exceeded at 0.78 s with the cores shared.)
+    assert elapsed < 2.0, f"the move took {elapsed:.3f} s to cross processes"
     with httpx.Client(base_url=b.base) as c:  # b's cache caught up too: it accepts the next move
         play_one(c, t)
 
