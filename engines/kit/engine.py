@@ -4,7 +4,10 @@ A game subclasses ``KitEngine`` and provides:
 
 * ``State`` (a dataclass: snapshots come for free) and ``MOVES`` (a ``MoveSchema``);
 * ``setup(seats, seed, options, version)`` — the first state; randomness from ``Rng.from_seed(seed)``;
-* ``awaited(state)`` — the seats to act now (often ``state.decisions.awaited()``);
+* ``TURN`` (a ``Turn``: the steps, their moves, seats, rules and prompts) with ``check(state, seat,
+  move)`` (what the move itself breaks, once the turn's frame has let it through): ``awaited``,
+  ``refusal`` and ``prompt`` then come from the turn; or, without a ``TURN``, its own
+  ``awaited(state)`` and ``refusal``;
 * ``legal_moves(state, seat)`` — every legal move, built with ``MOVES.make``;
 * ``refusal(state, seat, move)`` — ``None`` when the (well-shaped) move is legal, else the
   ``IllegalMove`` naming the most specific rule; it never changes the state;
@@ -38,6 +41,7 @@ from engines.base import Event, IllegalMove, Move, Option, Result, View, resolve
 from engines.kit import snapshot
 from engines.kit.moves import MoveSchema
 from engines.kit.rng import Rng
+from engines.kit.turns import Turn
 
 S = TypeVar("S")
 
@@ -56,6 +60,9 @@ class KitEngine(Generic[S]):
     rules_versions: ClassVar[tuple[int, ...]] = (1,)
     State: ClassVar[type]
     MOVES: ClassVar[MoveSchema]
+    TURN: ClassVar[Turn[Any] | None] = None
+    """The game's steps, declared (``engines.kit.turns``); None for a game that writes ``awaited``,
+    ``refusal`` and its prompts itself."""
 
     # -- the protocol ------------------------------------------------------------------------
     def new_game(self, seats: int, seed: int, options: Mapping[str, Any],
@@ -123,13 +130,31 @@ class KitEngine(Generic[S]):
         raise NotImplementedError
 
     def awaited(self, state: S) -> frozenset[int]:
-        raise NotImplementedError
+        if self.TURN is None:
+            raise NotImplementedError
+        return self.TURN.awaited(state)
 
     def legal_moves(self, state: S, seat: int) -> list[Move]:
         raise NotImplementedError
 
     def refusal(self, state: S, seat: int, move: Move) -> IllegalMove | None:
+        if self.TURN is None:
+            raise NotImplementedError
+        return self.TURN.refusal(state, seat, move, self.check)
+
+    def check(self, state: S, seat: int, move: Move) -> IllegalMove | None:
+        """What the move itself breaks (None: nothing), asked by the turn's ``refusal`` once the
+        seat is awaited and the step takes the move's type."""
         raise NotImplementedError
+
+    def prompt(self, state: S, seat: int | None, moves: list[Move] | None = None) -> dict[str, Any] | None:
+        """The prompt of ``seat`` from the turn (None: not awaited); ``moves`` are its legal moves
+        when the caller has them already."""
+        if self.TURN is None:
+            raise NotImplementedError
+        if moves is None and seat is not None and self.TURN.step_of(state, seat) is not None:
+            moves = self.legal_moves(state, seat)
+        return self.TURN.prompt(state, seat, moves or [])
 
     def apply(self, state: S, seat: int, move: Move) -> list[Event]:
         raise NotImplementedError

@@ -48,6 +48,13 @@ class Commitments:
             self.ready.append(seat)
             self.ready.sort()
 
+    def withdraw(self, seat: int) -> None:
+        """Take back a seat's choice before it is ready (an order taken off the board): the seat
+        has then not chosen."""
+        if seat not in self.asked or seat in self.ready:
+            raise ValueError(f"seat {seat} may not withdraw now")
+        self.choices.pop(seat, None)
+
     def declare_ready(self, seat: int) -> None:
         if seat not in self.asked:
             raise ValueError(f"seat {seat} is not asked")

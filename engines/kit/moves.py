@@ -14,6 +14,13 @@ refuses anything that is not exactly such a shape — an unknown type, a missing
 a wrong type (``true`` is not a number), a number out of range — with ``IllegalMove``
 (code ``unknown_move`` or ``malformed_move``), and returns the canonical form. So the rules only
 ever see well-formed moves, and what is stored is the canonical move.
+
+A field may hold one of a few words, or a word or a number (``one_of("deck", "board")``,
+``one_of("new", numbers=True)``). A move type may have a second shape, taken when the move says
+so (a draw from the board names the card it takes; a draw from the deck does not)::
+
+    MoveSchema(MoveSpec("draw", source=FROM),
+               MoveSpec("draw", source=FROM, card=INT).when(lambda m: m.get("source") == "board"))
 """
 
 from __future__ import annotations
@@ -75,22 +82,51 @@ STR_LIST = FieldType("a list of texts", "str_list")
 PAIR = FieldType("a pair of whole numbers", "int_list", length=2)
 
 
+@dataclass(frozen=True, slots=True)
+class OneOf(FieldType):
+    """A field that holds one of a few words (and, with ``numbers``, also a whole number)."""
+
+    words: tuple[str, ...] = ()
+    numbers: bool = False
+
+    def accepts(self, value: Any) -> bool:
+        if type(value) is str:
+            return value in self.words
+        return self.numbers and type(value) is int and -MAX_NUMBER < value < MAX_NUMBER
+
+
+def one_of(*words: str, numbers: bool = False, name: str | None = None) -> OneOf:
+    """The field type of "one of these words" (``numbers``: "a word or a whole number");
+    ``name`` is how messages say it (by default the words, quoted)."""
+    if name is None:
+        said = " or ".join(f'"{w}"' for w in words) if len(words) <= 2 else "one of " + ", ".join(words)
+        name = f"{said} or a whole number" if numbers else said
+    return OneOf(name, "one_of", words=tuple(words), numbers=numbers)
+
+
 _MISSING = object()
 
 
 class MoveSpec:
     """One move type and its fields, in canonical order."""
 
-    __slots__ = ("checks", "fields", "size", "type")
+    __slots__ = ("checks", "chosen", "fields", "size", "type")
 
     def __init__(self, type: str, **fields: FieldType) -> None:
         self.type = type
         self.fields = fields
         self.size = len(fields) + 1
+        self.chosen: Callable[[Mapping[str, Any]], bool] | None = None
         # The check of each field, taken once: a plain kit type's function itself, else the
         # field type's own ``accepts`` (a game's subclass).
         self.checks: tuple[tuple[str, Callable[[Any], bool]], ...] = tuple(
             (name, _CHECKS[f.kind] if type_is_plain(f) else f.accepts) for name, f in fields.items())
+
+    def when(self, chosen: Callable[[Mapping[str, Any]], bool]) -> MoveSpec:
+        """This spec as the second shape of its move type, taken for a move (or ``make``'s
+        values) of which ``chosen`` is true; the first shape is taken for every other."""
+        self.chosen = chosen
+        return self
 
 
 def type_is_plain(ftype: FieldType) -> bool:
@@ -102,8 +138,13 @@ class MoveSchema:
     """Every move type of a game."""
 
     def __init__(self, *specs: MoveSpec, game: str = "this game") -> None:
-        self.specs = {s.type: s for s in specs}
+        self.specs = {s.type: s for s in specs if s.chosen is None}
+        self.second = {s.type: s for s in specs if s.chosen is not None}
+        """The second shapes (``MoveSpec.when``), by move type."""
         self.game = game
+        unknown = set(self.second) - set(self.specs)
+        if unknown:
+            raise ValueError(f"a second shape of {sorted(unknown)[0]!r} needs a first")
 
     @property
     def types(self) -> tuple[str, ...]:
@@ -112,6 +153,9 @@ class MoveSchema:
     def make(self, type: str, **values: Any) -> Move:
         """A move in canonical form (the caller passes every field)."""
         spec = self.specs[type]
+        second = self.second.get(type) if self.second else None
+        if second is not None and second.chosen(values):  # type: ignore[misc]  # set by when
+            spec = second
         move: Move = {"type": type}
         for name in spec.fields:
             move[name] = values[name]
@@ -122,6 +166,10 @@ class MoveSchema:
         if type(move) is dict:  # the usual case, every move played: checked at once
             kind = move.get("type")
             spec = self.specs.get(kind) if type(kind) is str else None
+            if self.second and spec is not None:
+                second = self.second.get(spec.type)
+                if second is not None and second.chosen(move):  # type: ignore[misc]  # set by when
+                    spec = second
             if spec is not None and len(move) == spec.size:
                 out: Move = {"type": spec.type}
                 for name, check in spec.checks:
@@ -141,6 +189,9 @@ class MoveSchema:
         if not isinstance(move, Mapping) or type(move.get("type")) is not str:
             raise IllegalMove('Malformed move: a move is a JSON object with a "type".', code="malformed_move")
         spec = self.specs.get(move["type"])
+        second = self.second.get(move["type"])
+        if second is not None and second.chosen(move):  # type: ignore[misc]  # set by when
+            spec = second
         if spec is None:
             kind = str(move["type"])[:40]
             raise IllegalMove(f"Unknown move {kind!r}: {self.game} moves are {', '.join(self.specs)}.",

@@ -122,6 +122,13 @@ CARDS, DESIGNS, BOROUGHS = _load()
 STARTERS: tuple[str, ...] = tuple(k for k, b in BOROUGHS.items() if b.starter)
 CARD_IDS: tuple[int, ...] = tuple(range(len(CARDS)))
 
+REFS = [{"id": cid, "key": card.key} for cid, card in enumerate(CARDS)]
+
+
+def ref(cid: int) -> dict[str, Any]:
+    """A card as views name it; built once per card and shared (views are only serialised)."""
+    return REFS[cid]
+
 
 def card_name(cid: int) -> str:
     return CARDS[cid].name

@@ -11,10 +11,11 @@ from collections.abc import Iterable, Mapping
 from typing import Any, ClassVar
 
 from engines.base import Event, IllegalMove, Move, Option, Result, View
-from engines.kit import KitEngine, MoveSchema, Rng, snapshot
+from engines.kit import KitEngine, MoveSchema, Rng, Turn, snapshot
 from engines.london import hidden, rules, scoring, state, view
 from engines.london.moves import MOVES
 from engines.london.state import State as LondonState
+from engines.london.turn import TURN, check
 
 
 class LondonEngine(KitEngine[LondonState]):
@@ -37,14 +38,12 @@ class LondonEngine(KitEngine[LondonState]):
     rules_versions: ClassVar[tuple[int, ...]] = (1, 2)
     State: ClassVar[type] = LondonState
     MOVES: ClassVar[MoveSchema] = MOVES
+    TURN: ClassVar[Turn[LondonState]] = TURN
 
     def setup(self, seats: int, seed: int, options: Mapping[str, Any], version: int) -> LondonState:
         s = state.new_state(seats, seed, version)
         rules.begin_turn(s, 0)
         return s
-
-    def awaited(self, s: LondonState) -> frozenset[int]:
-        return frozenset() if s.over else frozenset((s.current,))
 
     def seats_of(self, s: LondonState) -> int:
         return s.seats
@@ -52,17 +51,8 @@ class LondonEngine(KitEngine[LondonState]):
     def legal_moves(self, s: LondonState, seat: int) -> list[Move]:
         return rules.legal_moves(s, seat)
 
-    def refusal(self, s: LondonState, seat: int, move: Move) -> IllegalMove | None:
-        why = rules.refusal(s, seat, move)
-        return None if why is None else IllegalMove(why.message, rule=why.rule, code=why.code)
-
-    def is_legal(self, s: LondonState, seat: int, move: Move) -> bool:
-        """True exactly when ``move`` is in ``legal_moves(s, seat)``."""
-        try:
-            canonical = self.MOVES.parse(move)
-        except IllegalMove:
-            return False
-        return rules.refusal(s, seat, canonical) is None
+    def check(self, s: LondonState, seat: int, move: Move) -> IllegalMove | None:
+        return check(s, seat, move)
 
     def apply(self, s: LondonState, seat: int, move: Move) -> list[Event]:
         return rules.apply(s, seat, move).events

@@ -2,7 +2,8 @@
 
 Each ``_check_<move>`` returns ``None`` when the move is legal, else a ``Refusal`` naming the rule.
 ``legal_moves`` lists the candidate moves of the current step and keeps those whose check passes;
-``refusal`` runs the same check for ``play``. There is no other source of legality.
+``turn.check`` runs the same check for ``play``, once the turn (``turn.TURN``) has let the move
+through its frame (the step takes it). There is no other source of legality.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from collections.abc import Callable, Iterable
 from typing import Any, NamedTuple
 
 from engines.base import Move
-from engines.kit import Log, say
+from engines.kit import Log
 from engines.london.components import BOROUGHS, CARD_IDS, CARDS, Effect
 from engines.london.effects import (
     add_poverty,
@@ -46,44 +47,6 @@ class Refusal(NamedTuple):
     rule: str | None = None
     code: str = "illegal_move"
 
-
-# -- the moves each step accepts ------------------------------------------------------
-
-STEP_MOVES: dict[str, tuple[str, ...]] = {
-    "start": ("repay_loan", "draw", "scry", "stop_drawing"),
-    "scry_keep": ("keep",),
-    "scry_bottom": ("bottom",),
-    "action": ("choose_action",),
-    "develop": ("develop", "end_action"),
-    "develop_discard": ("discard_for_colour",),
-    "develop_place": ("place",),
-    "buy": ("buy",),
-    "run": ("activate", "borough_ability", "end_action"),
-    "run_pay": ("pay",),
-    "hospital": ("flip",),
-    "draw_three": ("draw",),
-    "discard": ("discard",),
-    "end": ("end_turn",),
-    "over": (),
-}
-
-STEP_WORDS = {
-    "start": "the start of your turn (repay loans, then draw)",
-    "scry_keep": "choosing which of the top cards to keep (St Pancras)",
-    "scry_bottom": "putting the other cards at the bottom of the deck (St Pancras)",
-    "action": "choosing your action",
-    "develop": "developing (play a card, or end the action)",
-    "develop_discard": "discarding a same-colour card to pay for a development",
-    "develop_place": "placing the developed card in your display",
-    "buy": "buying a borough",
-    "run": "running the city (activate cards, resolve your borough, end the run)",
-    "run_pay": "discarding a card to pay for an activation",
-    "hospital": "choosing which card flips (Hospital)",
-    "draw_three": "drawing three cards",
-    "discard": "discarding down to your hand limit",
-    "end": "ending your turn",
-    "over": "the end of the game",
-}
 
 # -- live quantities ------------------------------------------------------------------
 
@@ -482,70 +445,6 @@ CHECKS: dict[str, Callable[[State, int, Move], Refusal | None]] = {
     "borough_ability": _check_borough_ability, "pay": _check_pay, "flip": _check_flip,
     "discard": _check_discard, "end_turn": _check_end_turn,
 }
-
-
-# -- which rule a move of another step breaks --------------------------------------------
-
-START_STEPS = ("start", "scry_keep", "scry_bottom")
-START_MOVES = ("draw", "scry", "stop_drawing", "keep", "bottom")
-ACTION_RULES = {"develop": R4, "develop_discard": R4, "develop_place": R4, "buy": R5, "run": R6,
-                "run_pay": R6, "hospital": R6, "draw_three": R8}
-"""The steps inside an action, and the rule that says how that action goes."""
-ACTION_MOVES = {R4: ("develop", "discard_for_colour", "place"), R5: ("buy",),
-                R6: ("activate", "borough_ability", "pay", "flip"), R8: ("draw",)}
-
-
-def out_of_step(s: State, typ: str) -> Refusal:
-    """A move the current step does not take, refused under the most specific rule that forbids
-    it: before the draw is done, rule 2 (nothing but repaying and drawing comes first); a second
-    action, rule 3; a hand-limit discard out of place, or ending the turn over the limit,
-    rule 10; inside an action, that action's rule for its own moves and for finishing early,
-    rule 3 for another action's moves."""
-    t = s.turn
-    step = t.step
-    what = f"You cannot {typ.replace('_', ' ')} now: you are at {STEP_WORDS[step]}"
-    chosen = ACTION_NAMES.get(t.action or "", "")
-    if step in START_STEPS:
-        if typ in START_MOVES:
-            return Refusal(what, R2)
-        return Refusal(f"{what}; the start of the turn (repay loans, then draw) comes before "
-                       f"anything else", R2)
-    if typ in START_MOVES and not (typ == "draw" and step != "action"):
-        if typ == "draw":
-            return Refusal(f"{what}; the start of the turn draws once, and only Draw Three draws "
-                           f"more", R2)
-        return Refusal(f"{what}; that belongs to the start of the turn, which is over", R2)
-    if typ == "choose_action":
-        return Refusal(f"{what}; you have already chosen {chosen}, and each turn has exactly one "
-                       f"action", R3)
-    if typ == "discard":
-        return Refusal(f"{what}; hand-limit discards come after the action, and only while your "
-                       f"hand is over the limit", R10)
-    if typ == "end_turn" and step == "discard":
-        p = s.players[s.current]
-        return Refusal(f"{what}; your hand holds {len(p.hand)} cards, over the limit of "
-                       f"{hand_limit(p)}: discard down to it before ending the turn", R10)
-    rule = ACTION_RULES.get(step)
-    if rule is not None:
-        if typ in ACTION_MOVES[rule] or typ in ("end_action", "end_turn"):
-            return Refusal(what, rule)
-        return Refusal(f"{what}; you chose {chosen}, and each turn has exactly one action", R3)
-    if step == "action":
-        return Refusal(f"{what}; choose your one action first", R3)
-    return Refusal(f"{what}; your one action this turn is done", R3)
-
-
-def refusal(s: State, seat: int, m: Move) -> Refusal | None:
-    """Why the well-shaped move ``m`` (``MOVES.parse`` has checked it) may not be played now by
-    ``seat`` (None: it may)."""
-    if s.over:
-        return Refusal("The game is over", R11, code="not_your_turn")
-    if seat != s.current:
-        return Refusal(say("It is not your turn: {0} is to play", s.current), R1, code="not_your_turn")
-    typ = m["type"]
-    if typ not in ("take_loan", "repay_loan") and typ not in STEP_MOVES[s.turn.step]:
-        return out_of_step(s, typ)
-    return CHECKS[typ](s, seat, m)
 
 
 # -- candidates -----------------------------------------------------------------------

@@ -13,27 +13,12 @@ from contextlib import suppress
 from typing import Any
 
 from engines.base import Move
-from engines.kit import choice
-from engines.london.components import BOROUGHS, CARDS, DESIGNS
-from engines.london.effects import describe, describe_ongoing, top_borough
-from engines.london.rules import (
-    ACTION_NAMES,
-    Refusal,
-    develop_cost,
-    hand_limit,
-    hospital_of,
-    legal_moves,
-    loan_amount,
-    loans_taken,
-    repay_cost,
-    run_poverty,
-    why_not_activate,
-    why_not_develop,
-    why_not_pay_colour,
-    why_not_place,
-)
+from engines.london.components import BOROUGHS, CARDS, DESIGNS, ref
+from engines.london.effects import describe, describe_ongoing
+from engines.london.rules import hand_limit, legal_moves, loan_amount, repay_cost, run_poverty
 from engines.london.scoring import result
 from engines.london.state import State
+from engines.london.turn import TURN
 
 
 def _catalogue() -> dict[str, Any]:
@@ -75,14 +60,6 @@ def _catalogue() -> dict[str, Any]:
 
 CATALOGUE = _catalogue()
 """Every card design and borough, with plain-words text: static, no instance ids."""
-
-
-def ref(cid: int) -> dict[str, Any]:
-    """A card as views name it; built once per card and shared (views are only serialised)."""
-    return REFS[cid]
-
-
-REFS = [{"id": cid, "key": card.key} for cid, card in enumerate(CARDS)]
 
 
 PLAYER_ENTRIES = 512
@@ -137,160 +114,13 @@ def _player(s: State, seat: int, viewer: int | None) -> dict[str, Any]:
     }
 
 
-def label(s: State, seat: int, m: Move) -> str:
-    """Plain words for a legal move (the button text)."""
-    p = s.players[seat]
-    typ = m["type"]
-    cid = m.get("card")
-    name = CARDS[cid].name if isinstance(cid, int) and 0 <= cid < len(CARDS) else ""
-    if typ == "take_loan":
-        return f"Take a £{loan_amount(p)} loan"
-    if typ == "repay_loan":
-        return f"Repay a loan (£{repay_cost(p)})"
-    if typ == "draw":
-        return "Draw from the deck" if m["from"] == "deck" else f"Take {name} from the development board"
-    if typ == "scry":
-        return "Look at the top 3 cards instead (St Pancras)"
-    if typ == "stop_drawing":
-        return "Stop drawing"
-    if typ == "keep":
-        return f"Keep {name}"
-    if typ == "bottom":
-        return f"Put {name} at the very bottom"
-    if typ == "choose_action":
-        return ACTION_NAMES[str(m["action"])]
-    if typ == "develop":
-        return f"Develop {name} (£{develop_cost(p, cid) if isinstance(cid, int) else 0})"
-    if typ == "discard_for_colour":
-        return f"Discard {name} to pay the colour"
-    if typ == "place":
-        if m["stack"] == "new":
-            return "Place on a new stack"
-        return f"Place on stack {m['stack']} (covering {CARDS[p.stacks[m['stack']][-1]].name})"
-    if typ == "buy":
-        b = BOROUGHS[m["borough"]]
-        return f"Buy {b.name} (£{b.cost})"
-    if typ == "activate":
-        return f"Activate {name}"
-    if typ == "borough_ability":
-        top = top_borough(p)
-        return f"Resolve {top.name if top else 'the borough'}'s ability"
-    if typ == "end_action":
-        return "End the run" if s.turn.step == "run" else "Stop developing"
-    if typ == "pay":
-        return f"Discard {name} to pay"
-    if typ == "flip":
-        return f"Flip {name}"
-    if typ == "discard":
-        return f"Discard {name}"
-    if typ == "end_turn":
-        return "End turn"
-    return str(typ)
-
-
-def prompt_text(s: State, seat: int) -> str:
-    p = s.players[seat]
-    t = s.turn
-    step = t.step
-    pending = CARDS[t.pending].name if t.pending is not None else ""
-    if step == "start":
-        parts = ["Start of your turn."]
-        if t.repay_open and p.loans and p.money >= repay_cost(p):
-            parts.append(f"You may repay a loan (£{repay_cost(p)}) now, before drawing.")
-        top = top_borough(p)
-        if not s.can_draw():
-            parts.append("There is nothing left to draw: stop drawing.")
-        elif top is not None and top.start_draw == "westminster":
-            parts.append(f"Westminster: draw 0, 1 or 2 cards (drawn so far: {t.draws_done}), then stop.")
-        elif top is not None and top.start_draw == "st_pancras" and s.deck:
-            parts.append("Draw a card from the deck or the development board, or (St Pancras) look at "
-                         "the top 3 cards and keep one.")
-        else:
-            parts.append("Draw a card from the deck or the development board.")
-        return " ".join(parts)
-    if step == "scry_keep":
-        return "St Pancras: keep one of " + ", ".join(CARDS[c].name for c in t.scry)
-    if step == "scry_bottom":
-        return "St Pancras: choose the card for the very bottom of the deck (the other goes just above it)"
-    if step == "action":
-        return "Choose your action: Develop, Buy Land, Run the City or Draw Three"
-    if step == "develop":
-        if t.developed == 0:
-            return "Develop: choose a card to develop"
-        return "Develop: choose another card to develop, or stop developing"
-    if step == "develop_discard":
-        colour = CARDS[t.pending].colour if t.pending is not None else ""
-        return f"Discard a {colour} card to pay for {pending}"
-    if step == "develop_place":
-        return f"Place {pending} on a new stack or on a stack not built this turn"
-    if step == "buy":
-        return "Buy Land: choose a borough from the market"
-    if step == "run":
-        top = top_borough(p)
-        parts = ["Run the City: activate any of your face-up cards, once each"]
-        if top is not None and top.kind == "active":
-            parts.append(f"resolve {top.name}'s ability ({'done' if t.borough_done else 'required'})")
-        parts.append(f"then end the run (poverty afterwards: +{run_poverty(p)})")
-        return "; ".join(parts)
-    if step == "run_pay":
-        return f"Discard a card to activate {pending}"
-    if step == "hospital":
-        h = hospital_of(p, t.pending) if t.pending is not None else None
-        other = CARDS[h].name if h is not None else "Hospital"
-        return f"{pending} flips: flip it, or flip your {other} instead"
-    if step == "draw_three":
-        return f"Draw Three: draw card {4 - t.draws_left} of 3 from the deck or the development board"
-    if step == "discard":
-        extra = len(p.hand) - hand_limit(p)
-        plural = "s" if extra != 1 else ""
-        return f"Your hand is over the limit of {hand_limit(p)}: discard {extra} more card{plural}"
-    if step == "end":
-        return "End your turn"
-    return ""
-
-
-def unavailable(s: State, seat: int) -> list[dict[str, Any]]:
-    """The cards the current step could concern that cannot be chosen now, each with the reason
-    (the rule, and the real cost after discounts where the cost is the obstacle): in Develop the
-    hand cards that cannot be developed, while paying a development's colour the hand cards that
-    cannot pay it, while placing the tops of stacks built this turn, in a run every display card
-    that cannot be activated."""
-    p = s.players[seat]
-    t = s.turn
-    whys: list[tuple[int, Refusal | None]] = []
-    if t.step == "develop":
-        whys = [(c, why_not_develop(s, p, c)) for c in p.hand]
-    elif t.step == "develop_discard":
-        whys = [(c, why_not_pay_colour(s, p, c)) for c in p.hand]
-    elif t.step == "develop_place":
-        whys = [(st[-1], why_not_place(s, seat, i)) for i, st in enumerate(p.stacks)]
-    elif t.step == "run":
-        whys = [(c, why_not_activate(s, p, c)) for st in p.stacks for c in st]
-    return [{"card": c, "reason": f"{why.message} ({why.rule})"} for c, why in whys if why is not None]
-
-
 def prompt(s: State, seat: int | None, moves: list[Move] | None = None) -> dict[str, Any] | None:
-    """The awaited seat's prompt in the kit's shape (``kind``, ``text``, ``choices``), with what
-    the renderer also reads (``step``, ``action``, ``pending``, ``unavailable``). A choice that
-    takes loans says how many (``loans``)."""
-    if seat is None or s.over or seat != s.current:
+    """The awaited seat's prompt, from the turn (``turn.TURN``): the kit's shape (``kind``,
+    ``text``, ``choices``) with what the renderer also reads (``step``, ``action``, ``pending``,
+    ``unavailable``). A choice that takes loans says how many (``loans``)."""
+    if seat is None or TURN.step_of(s, seat) is None:
         return None
-    if moves is None:
-        moves = legal_moves(s, seat)
-    t = s.turn
-    choices = []
-    for m in moves:
-        loans = loans_taken(s, seat, m)
-        choices.append(choice(m, label(s, seat, m), loans=loans) if loans else choice(m, label(s, seat, m)))
-    return {
-        "kind": t.step,
-        "text": prompt_text(s, seat),
-        "choices": choices,
-        "step": t.step,
-        "action": t.action,
-        "pending": ref(t.pending) if t.pending is not None else None,
-        "unavailable": unavailable(s, seat),
-    }
+    return TURN.prompt(s, seat, moves if moves is not None else legal_moves(s, seat))
 
 
 def view(s: State, seat: int | None) -> dict[str, Any]:

@@ -24,9 +24,10 @@ from collections.abc import Iterable, Mapping
 from typing import Any, ClassVar
 
 from engines.base import Event, IllegalMove, Move, Option, Result, View
-from engines.kit import KitEngine, MoveSchema, Rng, snapshot
+from engines.kit import KitEngine, MoveSchema, Rng, Turn, snapshot
 from engines.tower_of_london import rules as R
 from engines.tower_of_london import view as V
+from engines.tower_of_london.turn import TURN
 
 
 class TowerOfLondon(KitEngine[R.State]):
@@ -42,18 +43,16 @@ class TowerOfLondon(KitEngine[R.State]):
     rules_versions: ClassVar[tuple[int, ...]] = (1, 2)
     State: ClassVar[type] = R.State
     MOVES: ClassVar[MoveSchema] = R.MOVES
+    TURN: ClassVar[Turn[R.State]] = TURN
 
     def setup(self, seats: int, seed: int, options: Mapping[str, Any], version: int) -> R.State:
         return R.new_state(seats, seed, version)
 
-    def awaited(self, state: R.State) -> frozenset[int]:
-        return R.awaited(state)
-
     def legal_moves(self, state: R.State, seat: int) -> list[Move]:
         return R.legal_moves(state, seat)
 
-    def refusal(self, state: R.State, seat: int, move: Move) -> IllegalMove | None:
-        return R.refusal(state, seat, move)
+    def check(self, state: R.State, seat: int, move: Move) -> IllegalMove | None:
+        return R.check(state, seat, move)
 
     def apply(self, state: R.State, seat: int, move: Move) -> list[Event]:
         return R.apply_move(state, seat, move)

@@ -338,19 +338,10 @@ def begin_step(state: State) -> None:
 
 
 # -------------------------------------------------------------------------------- who is awaited
-def awaited(state: State) -> frozenset[int]:
-    """Everyone who has not chosen while cards are chosen or kept; the revealing seat while it
-    places or uses an ability; nobody otherwise."""
-    if state.phase == REVEAL:
-        return frozenset((state.order[state.turn],)) if state.stage else frozenset()
-    if state.phase in (PICK, KEEP):
-        return state.choosing.awaited()
-    return frozenset()
-
-
 def decision(state: State, seat: int) -> str | None:
     """What ``seat`` decides now: "pick", "place", "BACKSTAB" / "POISON" / "SWITCH", "keep",
-    or None when it is not awaited. Legal moves, refusals and prompts all read it."""
+    or None when it is not awaited. Legal moves read it; the turn (``turn.TURN``) says the same for
+    refusals and prompts."""
     phase = state.phase
     if phase == REVEAL:
         stage = state.stage
@@ -776,7 +767,7 @@ def apply_keeps(state: State, keeps: dict[int, list[int]], log: Log) -> None:
 
 # ------------------------------------------------------------------------------ legal moves
 def legal_moves(state: State, seat: int) -> list[Move]:
-    """Every legal move of ``seat`` now, in canonical form: the one source of legality (``refusal``
+    """Every legal move of ``seat`` now, in canonical form: the one source of legality (the turn's refusal
     refuses exactly the moves not listed here)."""
     now = decision(state, seat)
     if now is None:
@@ -790,19 +781,11 @@ def legal_moves(state: State, seat: int) -> list[Move]:
     return ability_moves(state)
 
 
-def refusal(state: State, seat: int, move: Move) -> IllegalMove | None:
-    """Why a well-shaped move (``MOVES.parse``) of ``seat`` is illegal now, naming the most
-    specific rule; None when it is legal — exactly when ``legal_moves`` lists it."""
+def check(state: State, seat: int, move: Move) -> IllegalMove | None:
+    """What a well-shaped move (``MOVES.parse``) breaks by itself, once the turn (``turn.TURN``)
+    has found ``seat`` awaited and the move one its step takes: the most specific rule; None when
+    it is legal — exactly when ``legal_moves`` lists it."""
     kind = move["type"]
-    if state.phase == OVER:
-        return IllegalMove(f"{RULE_WIN}: the game is over.", rule=RULE_WIN, code="not_your_turn")
-    now = decision(state, seat)
-    if now is None:
-        return IllegalMove(_not_awaited(state), rule=_phase_rule(state), code="not_your_turn")
-    expected = _EXPECTED.get(now, ("remove", "pass"))
-    if kind not in expected:
-        rule = _phase_rule(state)
-        return IllegalMove(f"{rule}: now is not the time to {kind}; {_now(state)}.", rule=rule)
     if kind == "pick":
         return _pick_refusal(state, seat, move["first"], move["second"])
     if kind == "place":
@@ -814,9 +797,6 @@ def refusal(state: State, seat: int, move: Move) -> IllegalMove | None:
     if kind == "keep":
         return _keep_refusal(state, seat, move["cards"])
     return None  # pass: an ability may always be declined
-
-
-_EXPECTED = {PICK: ("pick",), KEEP: ("keep",), STAGE_PLACE: ("place",), "SWITCH": ("switch", "pass")}
 
 
 def _pick_refusal(state: State, seat: int, first: int, second: int) -> IllegalMove | None:
@@ -884,33 +864,6 @@ def _keep_refusal(state: State, seat: int, cards: list[int]) -> IllegalMove | No
         return IllegalMove(f"{RULE_REDUCE}: list the three cards you keep in ascending order "
                            f"({sorted(cards)}).", rule=RULE_REDUCE)
     return None
-
-
-def _phase_rule(state: State) -> str:
-    if state.phase == PICK:
-        return RULE_PICK
-    if state.phase == KEEP:
-        return RULE_REDUCE
-    return RULE_PLACE if state.stage == STAGE_PLACE else RULE_ABILITY
-
-
-def _now(state: State) -> str:
-    if state.phase == PICK:
-        return "choose two cards"
-    if state.phase == KEEP:
-        return "keep three cards"
-    if state.stage == STAGE_PLACE:
-        return "place a Beefeater"
-    return f"use {state.pending} or pass"
-
-
-def _not_awaited(state: State) -> str:
-    if state.phase == PICK:
-        return f"{RULE_PICK}: you have already chosen your two cards; waiting for the others."
-    if state.phase == KEEP:
-        return f"{RULE_REDUCE}: you have already chosen the cards to keep."
-    return say("{rule}: it is not your turn; the cards are revealed in turn order and {0} is acting.",
-               state.order[state.turn], rule=RULE_PLACE)
 
 
 # ------------------------------------------------------------------------------ playing a move

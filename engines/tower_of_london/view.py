@@ -13,20 +13,18 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from engines.base import Move, View
-from engines.kit import Rng, prompt, redeal, say
+from engines.kit import Rng, redeal
 from engines.tower_of_london import rules as R
 from engines.tower_of_london.components import (
     ADJACENT,
-    AREA_OF,
     AREAS_SCORED,
     BOARD,
-    CARDS,
     CARDS_KEPT,
     EVENTS,
-    QUADRANT_OF,
     SCORING_CARDS,
     static_json,
 )
+from engines.tower_of_london.turn import TURN
 
 GAME_ID = "tower_of_london"
 
@@ -47,6 +45,14 @@ _BUILDINGS_FIXED = [
 _TRACK_SPACES = _STATIC["track_spaces"]
 _SCORING_CARDS = {c.id: c.as_json() for c in SCORING_CARDS}
 _AREA_NAME = {a["id"]: a["name"] for a in BOARD["areas"]}
+
+
+def prompt(state: R.State, seat: int | None, moves: list[Move] | None = None) -> dict[str, Any] | None:
+    """The prompt of an awaited seat (None otherwise), from the turn (``turn.TURN``): the kit's
+    shape ``{kind, text, choices}`` plus what the renderer draws from."""
+    if seat is None or TURN.step_of(state, seat) is None:
+        return None
+    return TURN.prompt(state, seat, moves if moves is not None else R.legal_moves(state, seat))
 
 
 def static_view() -> View:
@@ -87,7 +93,7 @@ def views(state: R.State, seats: Iterable[int | None],
             "deck": sorted(state.decks[me]) if me is not None else None,
             "my_picks": {"first": picks[0], "second": picks[1]} if picks else None,
             "my_keep": list(chosen) if chosen and state.phase == R.KEEP else None,
-            "prompt": prompt_for(state, me, moves),
+            "prompt": prompt(state, me, moves),
         }
     return out
 
@@ -162,69 +168,6 @@ def _player(state: R.State, s: int, own: bool) -> dict[str, Any]:
         "boxed": sorted(state.boxed[s]),
         "track_space": state.track[s] or None,
     }
-
-
-# ------------------------------------------------------------------------------------- prompts
-def label(move: Move) -> str:
-    """Plain words for a listed move (a button's text)."""
-    kind = move["type"]
-    if kind == "pick":
-        return f"First {CARDS[move['first']].name}, then {CARDS[move['second']].name}"
-    if kind == "place":
-        b = move["building"]
-        return f"Place in building {b} ({_AREA_NAME[AREA_OF[b]]})"
-    if kind == "remove":
-        what = "promoted Beefeater" if move["promoted"] else "Beefeater"
-        return say("Remove {0}'s {what} from building {b}", move["seat"], what=what, b=move["building"])
-    if kind == "switch":
-        (ba, sa), (bb, sb) = move["a"], move["b"]
-        return say("Switch {0}'s Beefeater in building {ba} with {1}'s in building {bb}", sa, sb,
-                   ba=ba, bb=bb)
-    if kind == "keep":
-        return "Keep " + ", ".join(CARDS[c].name for c in move["cards"])
-    return "Pass"
-
-
-def prompt_for(state: R.State, seat: int | None, moves: list[Move] | None = None) -> dict[str, Any] | None:
-    """The prompt of an awaited seat (None otherwise): the kit's shape ``{kind, text, choices}``
-    plus what the renderer draws from."""
-    now = R.decision(state, seat) if seat is not None else None
-    if seat is None or now is None:
-        return None
-    if moves is None:
-        moves = R.legal_moves(state, seat)
-    if now == R.PICK:
-        return prompt("pick", "Choose two cards in order: the first says where you place a "
-                      "Beefeater, the second which ability you use.", moves, label,
-                      cards=sorted(state.hands[seat]))
-    if now == R.KEEP:
-        return prompt("keep", "Reduce your deck: keep three of the six cards you played this round; "
-                      "the other three go to the box.", moves, label,
-                      cards=sorted(state.played[seat]), count=CARDS_KEPT)
-    first = state.picks[seat][0]
-    if now == R.STAGE_PLACE:
-        options = [m["building"] for m in moves]
-        words = ", ".join(f"{b} ({AREA_OF[b]})" for b in options)
-        return prompt("place", f"Place a Beefeater with {CARDS[first].name}: building {words}.", moves,
-                      label, card=first, buildings=options)
-    ability, placed = state.pending, state.placed
-    extra: dict[str, Any] = {"ability": ability, "card": state.picks[seat][1], "placed": placed,
-                             "can_pass": True}
-    if ability == "SWITCH":
-        quadrant = QUADRANT_OF[placed]
-        text = (f"SWITCH: choose two Beefeaters of different players in different buildings of "
-                f"quadrant {quadrant} to swap, or pass.")
-        extra.update(quadrant=quadrant, beefeaters=[list(x) for x in R.movable_beefeaters(state, placed)])
-    else:
-        reach = R.reach_of(ability, placed)
-        where = (f"numbered one more or one less than {placed}" if ability == "BACKSTAB"
-                 else f"joined by a line to building {placed}")
-        text = f"{ability}: remove one Beefeater from a building {where} ({', '.join(map(str, reach))}), or pass."
-        extra.update(buildings=reach, targets=[
-            {"building": m["building"], "seat": m["seat"], "promoted": m["promoted"]}
-            for m in moves if m["type"] == "remove"])
-    return prompt(ability.lower(), text, moves, lambda m: label(m) if m["type"] != "pass"
-                  else f"Pass (do not use {ability})", **extra)
 
 
 # ---------------------------------------------------------------------------------- determinize

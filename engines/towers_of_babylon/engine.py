@@ -37,56 +37,29 @@ from engines.kit import (
     MoveSchema,
     MoveSpec,
     Rng,
-    say,
 )
 from engines.towers_of_babylon import rules as R
 from engines.towers_of_babylon.catalogue import static_json
 from engines.towers_of_babylon.components import (
     BATTLEFIELD,
-    CARD_LIST,
-    CARDS,
-    COPY_LIMITS,
     DECK_SIZE,
     DECKS,
     FACTIONS,
     GOAL,
     LAST_TURN,
-    MAX_FACTIONS,
     MULLIGAN_MAX,
     READY,
-    ROLE,
     TOWER,
     WITCHERY,
     ZONES,
     Card,
     deck_errors,
-    with_article,
 )
 from engines.towers_of_babylon.state import ALWAYS, TOWER_TARGET, WHEN_ABLE, WINDOW_MODES, Minion, Player
 from engines.towers_of_babylon.state import State as GameState
+from engines.towers_of_babylon.turn import TURN, illegal
 
-
-class BabylonMoves(MoveSchema):
-    """The kit's schema, plus the second shape of ``play``: from rules version 2, a play names the
-    Power Sources that pay (``pay``, a multiset of symbols) when there are several ways to pay;
-    with one way (or under version 1, where the engine chose) it names none."""
-
-    def __init__(self, *specs: MoveSpec, game: str) -> None:
-        super().__init__(*specs, game=game)
-        self.paid_play = MoveSchema(MoveSpec("play", card=INT, target=INT, pay=STR_LIST), game=game)
-
-    def make(self, type: str, **values: Any) -> Move:
-        if type == "play" and "pay" in values:
-            return self.paid_play.make(type, **values)
-        return super().make(type, **values)
-
-    def parse(self, move: Any) -> Move:
-        if isinstance(move, Mapping) and move.get("type") == "play" and "pay" in move:
-            return self.paid_play.parse(move)
-        return super().parse(move)
-
-
-MOVES = BabylonMoves(
+MOVES = MoveSchema(
     MoveSpec("deck", deck=STR),
     MoveSpec("add", card=STR, copies=INT),
     MoveSpec("clear"),
@@ -95,7 +68,11 @@ MOVES = BabylonMoves(
     MoveSpec("draw"),
     MoveSpec("offer", card=INT),
     MoveSpec("skip"),
-    MoveSpec("play", card=INT, target=INT),  # and with "pay": see BabylonMoves
+    MoveSpec("play", card=INT, target=INT),
+    # From rules version 2, a play names the Power Sources that pay (``pay``, a multiset of
+    # symbols) when there are several ways to pay; with one way (or under version 1, where the
+    # engine chose) it names none.
+    MoveSpec("play", card=INT, target=INT, pay=STR_LIST).when(lambda m: "pay" in m),
     MoveSpec("move", minion=INT, zone=STR),
     MoveSpec("build", minion=INT),
     MoveSpec("attack", minion=INT, target=INT),
@@ -107,37 +84,10 @@ MOVES = BabylonMoves(
     game="Towers of Babylon",
 )
 
-ALLOWED: dict[str, tuple[str, ...]] = {
-    R.DECK: ("deck", "add", "clear", "ready"),
-    R.MULLIGAN: ("mulligan",),
-    R.START: ("draw", "offer"),
-    R.MAIN: ("play", "move", "build", "attack", "windows", "end"),
-    R.DEFEND: ("block", "play", "pass"),
-    R.TWIN: ("strike",),
-    R.OFFERING: ("offer", "skip"),
-}
-"""Which moves each decision takes."""
-
-WHAT: dict[str, str] = {
-    R.DECK: "choose a deck",
-    R.MULLIGAN: "choose the cards to put on the bottom of your deck",
-    R.START: "draw a second card or make an offering",
-    R.MAIN: "act in your main phase",
-    R.DEFEND: "answer the attack (block, play a witchery or let it through)",
-    R.TWIN: "choose the second victim of a Twinstrike",
-    R.OFFERING: "make an offering or skip it",
-}
-RULE_OF: dict[str, str] = {
-    R.DECK: R.RULE_DECKS, R.MULLIGAN: R.RULE_MULLIGAN, R.START: R.RULE_START, R.MAIN: R.RULE_TURN,
-    R.DEFEND: R.RULE_BLOCK, R.TWIN: R.RULE_TWIN, R.OFFERING: R.RULE_OFFERING,
-}
-
 _STATIC = static_json()
 _DECK_IDS = tuple(DECKS)
 
 
-def _illegal(message: str, rule: str) -> IllegalMove:
-    return IllegalMove(f"Towers of Babylon — {rule}: {message}", rule=rule)
 
 
 class TowersOfBabylon(KitEngine[GameState]):
@@ -153,6 +103,7 @@ class TowersOfBabylon(KitEngine[GameState]):
     rules_versions = (1, 2)
     State = GameState
     MOVES = MOVES
+    TURN = TURN
 
     # ------------------------------------------------------------------------------ setup
     def setup(self, seats: int, seed: int, options: Mapping[str, Any], version: int) -> GameState:
@@ -164,14 +115,6 @@ class TowersOfBabylon(KitEngine[GameState]):
         state.deck_choice = Commitments.ask([0, 1])
         state.decisions.push(Decision(R.DECK, [0, 1]))
         return state
-
-    def awaited(self, state: GameState) -> frozenset[int]:
-        kind = state.decisions.kind()
-        if kind == R.DECK:
-            return state.deck_choice.awaited()
-        if kind == R.MULLIGAN:
-            return state.mulligan.awaited()
-        return state.decisions.awaited()
 
     # ------------------------------------------------------------------------------ legality
     def legal_moves(self, state: GameState, seat: int) -> list[Move]:
@@ -234,24 +177,13 @@ class TowersOfBabylon(KitEngine[GameState]):
     def _deck_moves(self, state: GameState, seat: int) -> list[Move]:
         draft = R.draft_of(state, seat)
         moves = [MOVES.make("deck", deck=d) for d in _DECK_IDS]
-        for card, limit in _addable(draft).items():
+        for card, limit in R.addable(draft).items():
             moves.extend({"type": "add", "card": card, "copies": k} for k in range(1, limit + 1))
         return moves + _deck_steps(draft)
 
-    def refusal(self, state: GameState, seat: int, move: Move) -> IllegalMove | None:
-        if state.over:
-            return IllegalMove("The game is over.", rule=R.RULE_TURN, code="not_your_turn")
-        awaited = self.awaited(state)
-        if seat not in awaited:
-            who = " and ".join(say("{0}", s) for s in sorted(awaited)) or "nobody"
-            return IllegalMove(f"It is not your turn: the table waits for {who}.", rule=R.RULE_TURN,
-                               code="not_your_turn")
-        kind = state.decisions.kind() or ""
-        t = move["type"]
-        if t not in ALLOWED[kind]:
-            return _illegal(f"now you must {WHAT[kind]}; a {t!r} move is not possible.", RULE_OF[kind])
-        why: tuple[str, str] | None = getattr(self, f"_check_{t}")(state, seat, move)
-        return None if why is None else _illegal(why[1], why[0])
+    def check(self, state: GameState, seat: int, move: Move) -> IllegalMove | None:
+        why: tuple[str, str] | None = getattr(self, f"_check_{move['type']}")(state, seat, move)
+        return None if why is None else illegal(why[1], why[0])
 
     # Each _check_* returns None (legal) or (rule, message); they ask the predicates legal_moves uses.
     def _check_deck(self, state: GameState, seat: int, move: Move) -> tuple[str, str] | None:
@@ -567,108 +499,8 @@ class TowersOfBabylon(KitEngine[GameState]):
         res = self.result(state)
         if res is not None:
             out["result"] = res.as_json()
-        if seat is not None and seat in self.awaited(state):
-            out["prompt"] = self._prompt(state, seat)
+        out["prompt"] = self.prompt(state, seat)
         return out
-
-    def _prompt(self, state: GameState, seat: int) -> dict[str, Any]:
-        kind = state.decisions.kind() or ""
-        moves = self.legal_moves(state, seat)
-        pl = state.players[seat]
-        text = {
-            R.DECK: ("Choose your deck: a ready-made deck, or put one together card by card (exactly "
-                     f"{DECK_SIZE} cards; at most 4 copies of a common card, 3 of an uncommon, 2 of a "
-                     "rare, 1 of a super rare; at most two factions). Your opponent will not see it "
-                     "until both decks are chosen."),
-            R.MULLIGAN: (f"Put up to {MULLIGAN_MAX} cards from your hand on the bottom of your deck; you "
-                         "then draw as many. Your opponent chooses at the same time and will not see "
-                         "your choice."),
-            R.START: ("Draw a second card, or make an offering: put a card from your hand into the "
-                      "Sacrifice Pile for a Power Source of its colour, usable at once."),
-            R.MAIN: ("Your main phase: play cards, move ready minions, build with Builders and attack "
-                     "with Raiders as long as you can; then end your turn."),
-            R.TWIN: "Twinstrike: choose the second enemy minion your attacker strikes.",
-            R.OFFERING: "You may make an offering: a card from your hand for a Power Source of its colour.",
-        }.get(kind, "")
-        extra: dict[str, Any] = {}
-        if kind == R.DEFEND and state.attack is not None:
-            att = state.minion(state.attack.attacker)
-            target = state.minion(state.attack.target) if state.attack.target >= 0 else None
-            what = "your Tower" if target is None else f"your {target.spec.name}"
-            name = att.spec.name if att else "a minion"
-            text = say("{0}'s {name} attacks {what}. Block it with a Defender, play a witchery, or let it "
-                       "through.", R.other(seat), name=name, what=what)
-            extra["attack"] = {"attacker": state.attack.attacker, "target": state.attack.target}
-        if kind == R.DECK:
-            # The ``add`` moves (up to ~360 of them) are not spelled out one by one: the prompt
-            # carries each card that may join the list with its most copies (``addable``), and
-            # the choices are the ready-made decks, ``clear`` and ``ready``. Every add the
-            # prompt allows is listed by ``legal_moves`` and no other (tested); a view stays small.
-            draft = R.draft_of(state, seat)
-            extra["draft"] = {"cards": draft, "count": sum(draft.values())}
-            extra["addable"] = _addable(draft)
-            moves = [m for m in moves if m["type"] != "add"]
-        if kind == R.MAIN:
-            extra["power"] = {"available": len(pl.available), "transformed": pl.transformed}
-        return {"kind": kind, "text": text,
-                "choices": [{"move": m, "label": self._label(state, seat, m)} for m in moves], **extra}
-
-    def _label(self, state: GameState, seat: int, move: Move) -> str:
-        t = move["type"]
-        if t == "deck":
-            return f"Play the deck {DECKS[move['deck']]['name']}"
-        if t == "add":
-            return f"Add {move['copies']} × {CARDS[move['card']].name}"
-        if t == "clear":
-            return "Clear your deck list"
-        if t == "ready":
-            return "This deck is ready"
-        if t == "mulligan":
-            cards = [state.card(c).name for c in move["cards"]]
-            return "Keep your hand" if not cards else "Put back " + ", ".join(cards)
-        if t == "draw":
-            return "Draw a second card"
-        if t == "offer":
-            card = state.card(move["card"])
-            return f"Offer {card.name} for {with_article(FACTIONS[card.faction]['name'])} Power Source"
-        if t == "skip":
-            return "Make no offering"
-        if t == "play":
-            card = state.card(move["card"])
-            on = state.minion(move["target"]) if move["target"] >= 0 else None
-            where = "" if on is None else f" on {'your' if on.owner == seat else 'the enemy'} {on.spec.name}"
-            paying = f", paying {R.payment_words(tuple(move['pay']))}" if "pay" in move else ""
-            return f"Play {card.name}{where} ({card.cost_text()}){paying}"
-        if t == "move":
-            m = state.minion(move["minion"])
-            assert m is not None
-            return f"Move {m.spec.name} to {R.ZONE_NAME[move['zone']]} (as {with_article(ROLE[move['zone']])})"
-        if t == "build":
-            m = state.minion(move["minion"])
-            assert m is not None
-            return f"Build {m.construction} levels with {m.spec.name}"
-        if t == "attack":
-            m = state.minion(move["minion"])
-            assert m is not None
-            target = state.minion(move["target"]) if move["target"] >= 0 else None
-            what = "the enemy Tower" if target is None else f"the enemy {target.spec.name}"
-            return f"Attack {what} with {m.spec.name}"
-        if t == "block":
-            m = state.minion(move["minion"])
-            assert m is not None
-            return f"Block with {m.spec.name}"
-        if t == "pass":
-            return "Let it through"
-        if t == "strike":
-            m = state.minion(move["minion"])
-            assert m is not None
-            return f"Also strike {m.spec.name}"
-        if t == "windows":
-            if move["mode"] == WHEN_ABLE:
-                return ("Ask me to react only when I can block or play a witchery "
-                        "(my opponent will then see when I could react)")
-            return "Ask me to react at every enemy attack (reveals nothing)"
-        return "End your turn"
 
     def reversible(self, state: GameState, seat: int, move: Move) -> bool:
         """Undo: a change to one's deck list before it is ready, and a minion moved between
@@ -713,23 +545,6 @@ class TowersOfBabylon(KitEngine[GameState]):
                 out.mulligan.choices[s] = sorted(hand[:n])
         out.rng = rng.fork()
         return out
-
-
-def _addable(draft: Mapping[str, int]) -> dict[str, int]:
-    """Deck rules 1 to 3 from the list so far: each card that may still join it, with the most
-    copies that may (the ``add`` moves are 1 up to that many)."""
-    total = sum(draft.values())
-    factions = {CARDS[c].faction for c in draft}
-    full = len(factions) >= MAX_FACTIONS
-    room = DECK_SIZE - total
-    out: dict[str, int] = {}
-    for card in CARD_LIST:
-        if full and card.faction not in factions:
-            continue
-        limit = min(COPY_LIMITS[card.rarity] - draft.get(card.id, 0), room)
-        if limit > 0:
-            out[card.id] = limit
-    return out
 
 
 def _deck_steps(draft: Mapping[str, int]) -> list[Move]:

@@ -24,6 +24,7 @@ from engines.kit import Decision, Log
 from engines.towers_of_babylon.components import (
     ANY_TIME,
     BATTLEFIELD,
+    CARD_LIST,
     CARDS,
     COPY_LIMITS,
     DECK_SIZE,
@@ -104,6 +105,24 @@ def draft_of(state: State, seat: int) -> dict[str, int]:
     """The deck list a seat has put together so far (hidden from the other seat)."""
     choice = state.deck_choice.own(seat)
     return dict(choice["cards"]) if choice else {}
+
+
+
+def addable(draft: Mapping[str, int]) -> dict[str, int]:
+    """Deck rules 1 to 3 from the list so far: each card that may still join it, with the most
+    copies that may (the ``add`` moves are 1 up to that many)."""
+    total = sum(draft.values())
+    factions = {CARDS[c].faction for c in draft}
+    full = len(factions) >= MAX_FACTIONS
+    room = DECK_SIZE - total
+    out: dict[str, int] = {}
+    for card in CARD_LIST:
+        if full and card.faction not in factions:
+            continue
+        limit = min(COPY_LIMITS[card.rarity] - draft.get(card.id, 0), room)
+        if limit > 0:
+            out[card.id] = limit
+    return out
 
 
 def add_limit(draft: Mapping[str, int], card: Card) -> int:

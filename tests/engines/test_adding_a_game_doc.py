@@ -39,11 +39,11 @@ def test_every_name_the_doc_gives_an_engine_or_its_hooks_exists() -> None:
     from tests.support.tinygame import ENGINE
 
     text = DOC.read_text(encoding="utf-8")
-    for attr in ("id", "title", "tagline", "min_seats", "max_seats", "options", "State", "MOVES",
+    for attr in ("id", "title", "tagline", "min_seats", "max_seats", "options", "State", "MOVES", "TURN",
                  "rules_version", "rules_versions"):
         assert f"`{attr}" in text and hasattr(ENGINE, attr), attr
-    for method in ("setup", "awaited", "legal_moves", "refusal", "apply", "view", "result", "determinize",
-                   "reversible", "round_of", "seats_of"):
+    for method in ("setup", "awaited", "legal_moves", "refusal", "check", "prompt", "apply", "view", "result",
+                   "determinize", "reversible", "round_of", "seats_of"):
         assert f"`{method}" in text and hasattr(KitEngine, method), method
     for hook in ("canonical", "sensible", "evaluate", "depth", "margin", "policy", "components"):
         assert f"`{hook}" in text and hook in Hooks.__dataclass_fields__, hook

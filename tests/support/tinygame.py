@@ -15,7 +15,20 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engines.base import Event, IllegalMove, Move, Option, Result, View
-from engines.kit import INT, Commitments, KitEngine, Log, MoveSchema, MoveSpec, Rng, prompt, redeal
+from engines.kit import (
+    INT,
+    Commitments,
+    KitEngine,
+    Log,
+    MoveSchema,
+    MoveSpec,
+    Rng,
+    Step,
+    Turn,
+    committing,
+    current,
+    redeal,
+)
 
 RULE_TURNS = "Tally rule 1: turns"
 RULE_PLAY = "Tally rule 2: play a card"
@@ -36,6 +49,26 @@ class TallyState:
     winner: int | None = None
 
 
+def label(state: TallyState, seat: int, move: Move) -> str:
+    return f"Vote {move['value']}" if move["type"] == "vote" else f"Play {move['card']}"
+
+
+def not_your_turn(state: TallyState, seat: int, step: Step) -> IllegalMove:
+    return IllegalMove("It is not your turn.", rule=RULE_TURNS, code="not_your_turn")
+
+
+TURN = Turn(
+    Step("vote", moves=("vote",), seats=committing("votes"), rule=RULE_VOTE, doing="voting",
+         ask="Vote 1 or 2"),
+    Step("play", moves=("play",), seats=current(), rule=RULE_PLAY, doing="playing a card",
+         ask="Play a card from your hand"),
+    where=lambda state: "vote" if state.votes.open else "play",
+    over=lambda state: state.winner is not None,
+    label=label,
+    waiting=not_your_turn,
+)
+
+
 class Tally(KitEngine[TallyState]):
     id = "tally"
     title = "Tally"
@@ -48,6 +81,7 @@ class Tally(KitEngine[TallyState]):
     )
     State = TallyState
     MOVES = MoveSchema(MoveSpec("vote", value=INT), MoveSpec("play", card=INT), game="Tally")
+    TURN = TURN
 
     def setup(self, seats: int, seed: int, options: Mapping[str, Any], version: int) -> TallyState:
         rng = Rng.from_seed(seed)
@@ -59,27 +93,18 @@ class Tally(KitEngine[TallyState]):
             state.votes = Commitments.ask(range(seats))
         return state
 
-    def awaited(self, state: TallyState) -> frozenset[int]:
-        if state.winner is not None:
-            return frozenset()
-        if state.votes.open:
-            return state.votes.awaited()
-        return frozenset({state.current})
-
     def legal_moves(self, state: TallyState, seat: int) -> list[Move]:
-        if seat not in self.awaited(state):
+        step = TURN.step_of(state, seat)
+        if step is None:
             return []
-        if state.votes.open:
+        if step.name == "vote":
             return [self.MOVES.make("vote", value=v) for v in (1, 2)]
         return [self.MOVES.make("play", card=c) for c in sorted(set(state.hands[seat]))]
 
-    def refusal(self, state: TallyState, seat: int, move: Move) -> IllegalMove | None:
-        if seat not in self.awaited(state):
-            return IllegalMove("It is not your turn.", rule=RULE_TURNS, code="not_your_turn")
-        if state.votes.open:
-            if move["type"] != "vote" or move["value"] not in (1, 2):
-                return IllegalMove("Vote 1 or 2 first.", rule=RULE_VOTE)
-        elif move["type"] != "play" or move["card"] not in state.hands[seat]:
+    def check(self, state: TallyState, seat: int, move: Move) -> IllegalMove | None:
+        if move["type"] == "vote" and move["value"] not in (1, 2):
+            return IllegalMove("Vote 1 or 2.", rule=RULE_VOTE)
+        if move["type"] == "play" and move["card"] not in state.hands[seat]:
             return IllegalMove("Play a card from your hand.", rule=RULE_PLAY)
         return None
 
@@ -109,12 +134,6 @@ class Tally(KitEngine[TallyState]):
         return log.events
 
     def view(self, state: TallyState, seat: int | None) -> View:
-        me = seat if seat in self.awaited(state) else None
-        ask = None
-        if me is not None:
-            text = "Vote 1 or 2" if state.votes.open else "Play a card from your hand"
-            ask = prompt("vote" if state.votes.open else "play", text, self.legal_moves(state, me),
-                         lambda m: f"Vote {m['value']}" if m["type"] == "vote" else f"Play {m['card']}")
         return {
             "tally": state.tally,
             "target": state.target,
@@ -124,7 +143,7 @@ class Tally(KitEngine[TallyState]):
             "voted": state.votes.public()["chosen"],
             "my_vote": state.votes.own(seat),
             "current": state.current,
-            "prompt": ask,
+            "prompt": self.prompt(state, seat),
             "winner": state.winner,
         }
 

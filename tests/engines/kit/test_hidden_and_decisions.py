@@ -51,3 +51,16 @@ def test_the_top_decision_says_who_is_awaited_and_popping_returns_to_the_outer_o
     assert stack.awaited() == frozenset({0, 1}) and stack.kind() == "support"
     assert stack.pop().kind == "support"
     assert stack.awaited() == frozenset({2}) and stack.top.data == {"from": "Winterfell"}
+
+
+def test_a_choice_may_be_withdrawn_before_the_seat_is_ready_and_not_after():
+    c = Commitments.ask([0, 1])
+    c.choose(0, ["Raid"])
+    c.withdraw(0)
+    assert not c.has_chosen(0) and c.public()["chosen"] == [] and c.awaited() == frozenset({0, 1})
+    c.choose(1, ["March"], ready=True)
+    with pytest.raises(ValueError):
+        c.withdraw(1)
+    with pytest.raises(ValueError):
+        c.withdraw(5)
+    assert c.own(1) == ["March"]

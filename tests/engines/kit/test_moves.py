@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from engines.base import IllegalMove
-from engines.kit import BOOL, INT, INT_LIST, PAIR, MoveSchema, MoveSpec
+from engines.kit import BOOL, INT, INT_LIST, PAIR, MoveSchema, MoveSpec, one_of
 
 MOVES = MoveSchema(
     MoveSpec("pick", first=INT, second=INT),
@@ -51,3 +51,37 @@ def test_anything_but_the_declared_shape_is_refused_with_a_clear_message(move, c
         MOVES.parse(move)
     assert err.value.code == code
     assert words in err.value.message
+
+
+DRAWS = MoveSchema(
+    MoveSpec("draw", source=one_of("deck", "board")),
+    MoveSpec("draw", source=one_of("deck", "board"), card=INT).when(lambda m: m.get("source") == "board"),
+    MoveSpec("place", stack=one_of("new", numbers=True)),
+    game="Sample",
+)
+
+
+def test_a_move_type_takes_its_second_shape_exactly_when_the_move_says_so():
+    assert DRAWS.make("draw", source="deck") == {"type": "draw", "source": "deck"}
+    assert DRAWS.make("draw", source="board", card=7) == {"type": "draw", "source": "board", "card": 7}
+    assert DRAWS.parse({"card": 7, "source": "board", "type": "draw"}) == {"type": "draw", "source": "board", "card": 7}
+    with pytest.raises(IllegalMove, match="'card'") as err:
+        DRAWS.parse({"type": "draw", "source": "board"})  # the board's shape names the card
+    assert err.value.code == "malformed_move"
+    with pytest.raises(IllegalMove, match="no field 'card'"):
+        DRAWS.parse({"type": "draw", "source": "deck", "card": 7})
+
+
+def test_a_one_of_field_takes_one_of_its_words_and_with_numbers_a_whole_number():
+    assert DRAWS.parse({"type": "place", "stack": "new"})["stack"] == "new"
+    assert DRAWS.parse({"type": "place", "stack": 3})["stack"] == 3
+    for bad in ("old", True, 2.5, [1]):
+        with pytest.raises(IllegalMove, match='"new" or a whole number'):
+            DRAWS.parse({"type": "place", "stack": bad})
+    with pytest.raises(IllegalMove, match='"deck" or "board"'):
+        DRAWS.parse({"type": "draw", "source": 1})
+
+
+def test_a_second_shape_needs_a_first():
+    with pytest.raises(ValueError, match="needs a first"):
+        MoveSchema(MoveSpec("draw", card=INT).when(lambda m: True))

@@ -40,3 +40,11 @@ def test_a_count_names_its_noun_in_the_right_number_for_one_and_for_many():
     assert counted(0, "point") == "0 points"
     assert counted(2, "footman", "footmen") == "2 footmen"
     assert counted(1, "footman", "footmen") == "1 footman"
+
+
+def test_redeal_depends_on_what_the_places_hold_not_on_their_order():
+    a, b = [9, 1, 5], [2, 7]
+    c, d = [5, 9, 1], [7, 2]  # the same cards in the same places, held in another order
+    redeal(Rng.from_seed(11), a, b)
+    redeal(Rng.from_seed(11), c, d)
+    assert (a, b) == (c, d)
