@@ -12,10 +12,13 @@ The modules stand in layers, each importing only layers below it (no import circ
 5. the phases, each above the parts it calls: ``planning``; ``combat_end``, ``retreats``,
    ``combat``, ``abilities``, then ``marches`` (a march starts a combat) and ``consolidate``;
    ``wildlings``, then ``westeros`` (whose steps include the wildlings');
-6. ``kinds``: every decision kind gathered (its moves, its effect, its automatic end), who is
-   awaited, the legal moves;
-7. reading the state: ``refusals``, ``status``, ``views``;
-8. ``engine``: the kit's protocol, setup and the round's flow, composing all of the above.
+6. the turn: ``refusals`` (each decision kind's rule, the most specific rule a move breaks), then
+   ``turn`` (the kit's ``Turn``: one step per decision kind, the houses it awaits, its prompt, the
+   labels of the moves, the refusals of the frame);
+7. ``kinds``: every decision kind gathered (its moves, its effect, its automatic end), the legal
+   moves (of the seats the turn awaits);
+8. reading the state: ``status``, ``views``;
+9. ``engine``: the kit's protocol, setup and the round's flow, composing all of the above.
 
 A phase function receives the state (and the seat, move, decision and log it needs), never the
 engine. Where a lower module goes on in a higher one, the higher one registers itself: the

@@ -7,7 +7,8 @@ decision and stops at the next one. Each decision kind has its moves, its effect
 automatic end in the module of its phase (``planning``, ``marches``, ``combat``, ``retreats``,
 ``abilities``, ``consolidate``, ``units``, ``bidding``, ``westeros``, ``wildlings``), gathered in
 ``kinds.py``; the rules themselves (control, supply, movement, strength …) are in ``rules.py``,
-refusals in ``refusals.py``, views and prompts in ``views.py``. This module is the top of the
+the turn (who is awaited, prompts, the frame of refusals) in ``turn.py``, the most specific rule
+a move breaks in ``refusals.py``, views in ``views.py``. This module is the top of the
 package: of its modules only ``__init__`` imports it, and the phases receive the state, not the
 engine.
 
@@ -49,7 +50,7 @@ from engines.game_of_thrones.components import (
     static_data,
 )
 from engines.game_of_thrones.kinds import AUTO_BY_KIND, DO_BY_KIND
-from engines.game_of_thrones.shared import RULE_TURN, area_name, house_name
+from engines.game_of_thrones.shared import area_name, house_name
 from engines.game_of_thrones.state import (
     ACTION,
     CONSOLIDATE,
@@ -62,6 +63,7 @@ from engines.game_of_thrones.state import (
     PlacedOrder,
     Unit,
 )
+from engines.game_of_thrones.turn import TURN
 from engines.kit import Decision, KitEngine, Log, Rng, counted
 
 
@@ -74,6 +76,7 @@ class GameOfThrones(KitEngine[GameState]):
     diplomacy = True  # the site offers private chats between houses (off unless a game says so)
     State = GameState
     MOVES = T.MOVES
+    TURN = TURN
 
     # -- setup ----------------------------------------------------------------------------------
     def setup(self, seats: int, seed: int, options: Mapping[str, Any], version: int) -> GameState:
@@ -113,17 +116,14 @@ class GameOfThrones(KitEngine[GameState]):
         return state
 
     # -- the protocol ---------------------------------------------------------------------------
-    def awaited(self, state: GameState) -> frozenset[int]:
-        return K.awaited(state)
-
     def legal_moves(self, state: GameState, seat: int) -> list[Move]:
         return K.legal_moves(state, seat)
 
-    def refusal(self, state: GameState, seat: int, move: Move) -> IllegalMove | None:
-        if seat not in self.awaited(state):
-            return IllegalMove(f"It is not {house_name(state.houses[seat]) if 0 <= seat < state.seats else 'your'}'s "
-                               "turn to decide.", rule=RULE_TURN, code="not_your_turn")
-        if move in self.legal_moves(state, seat):
+    def check(self, state: GameState, seat: int, move: Move) -> IllegalMove | None:
+        """A move of the step the seat is at that is not listed breaks the most specific rule
+        ``refusals.explain`` finds (the turn has refused the game's end, a seat not awaited and a
+        move of another step)."""
+        if move in K.legal_moves(state, seat):
             return None
         return X.explain(state, seat, move)
 

@@ -1,7 +1,7 @@
 """Every decision kind, gathered from the modules of the phases: its listed moves, its effect and,
-where it may settle itself, its automatic end; then who is awaited now and what a seat may play.
-Planning's orders are no decision on the stack: they are the planning module's, asked of every
-house at once while the stack is empty."""
+where it may settle itself, its automatic end; then what a seat may play. Who is awaited is the
+turn's (``turn.py``: one step per kind). Planning's orders are no decision on the stack: they are
+the planning module's, asked of every house at once while the stack is empty."""
 
 from __future__ import annotations
 
@@ -16,8 +16,9 @@ from engines.game_of_thrones import retreats as RT
 from engines.game_of_thrones import units as U
 from engines.game_of_thrones import westeros as W
 from engines.game_of_thrones import wildlings as WL
-from engines.game_of_thrones.state import OVER, PLANNING, GameState
+from engines.game_of_thrones.state import GameState
 from engines.game_of_thrones.table import Auto, Doer, Mover
+from engines.game_of_thrones.turn import TURN
 
 MOVES_BY_KIND: dict[str, Mover] = {**P.MOVES, **M.MOVES, **U.MOVES, **C.MOVES, **RT.MOVES, **A.MOVES, **CP.MOVES,
                                    **B.MOVES, **W.MOVES, **WL.MOVES}
@@ -25,26 +26,9 @@ DO_BY_KIND: dict[str, Doer] = {**P.DO, **M.DO, **U.DO, **C.DO, **RT.DO, **A.DO, 
 AUTO_BY_KIND: dict[str, Auto] = {**C.AUTO, **CP.AUTO, **B.AUTO, **W.AUTO, **WL.AUTO}
 
 
-def awaited(state: GameState) -> frozenset[int]:
-    """The seats whose decision the game waits for: the top decision's (a combat's house cards
-    and a bidding: those who have not chosen yet), or while planning, the houses not ready."""
-    if state.phase == OVER:
-        return frozenset()
-    if state.decisions.top is not None:
-        top = state.decisions.top
-        if top.kind == "cards" and state.combat is not None:
-            return state.combat.cards.awaited()
-        if top.kind == "bid":
-            return state.bids.awaited()
-        return state.decisions.awaited()
-    if state.phase == PLANNING:
-        return state.planning.awaited()
-    return frozenset()
-
-
 def legal_moves(state: GameState, seat: int) -> list[Move]:
     """Every move ``seat`` may play now, as ``play`` accepts it."""
-    if seat not in awaited(state):
+    if TURN.step_of(state, seat) is None:
         return []
     top = state.decisions.top
     if top is None:

@@ -1,4 +1,6 @@
-"""Why a well-shaped move that is not listed is refused: the most specific rule it breaks."""
+"""Why a well-shaped move that is not listed is refused: the most specific rule it breaks; and,
+for a move the decision does not take at all, the rule of that decision (``RULES``, which the
+turn's steps name, and ``out_of_step``)."""
 
 from __future__ import annotations
 
@@ -34,6 +36,27 @@ from engines.game_of_thrones.shared import (
 )
 from engines.game_of_thrones.state import GameState
 
+RULES: dict[str, str] = {
+    "orders": RULE_PLANNING, "raven": RULE_RAVEN, "wildling": RULE_RAVEN, "raid": RULE_RAID,
+    "march": RULE_MARCH, "march_moves": RULE_MARCH, "support": RULE_SUPPORT, "cards": RULE_CARDS,
+    "blade": RULE_BLADE, "casualties": RULE_CASUALTIES, "retreat": RULE_RETREAT,
+    "consolidate": RULE_CONSOLIDATE, "muster": RULE_MUSTER, "ability": RULE_ABILITY, "port": RULE_PORT,
+    "supply_loss": RULE_SUPPLY, **W.RULES_BY_KIND, **WL.RULES_BY_KIND}
+"""The rule each decision kind (a step of the turn) is played under."""
+
+
+def out_of_step(state: GameState, seat: int, kind: str) -> IllegalMove:
+    """A move the decision ``kind`` does not take, or one it takes but does not list where no more
+    specific rule applies: what the decision asks, under its rule."""
+    if kind == "orders":
+        return IllegalMove("It is the Planning phase: place orders, then declare yourself ready.",
+                           rule=RULE_PLANNING)
+    if kind == "march_moves":
+        return IllegalMove("Move units, undo, or end the march.", rule=RULE_MARCH)
+    what = {"cards": "choose a house card from your hand"}.get(kind, "choose one of the listed moves")
+    return IllegalMove(f"{house_name(state.houses[seat])} cannot do that now: {what}.",
+                       rule=RULES.get(kind, RULE_TURN))
+
 
 def explain(state: GameState, seat: int, move: Move) -> IllegalMove:
     """The most specific rule a well-shaped but unlisted move breaks."""
@@ -63,13 +86,7 @@ def explain(state: GameState, seat: int, move: Move) -> IllegalMove:
         if t == "ready":
             return IllegalMove(f"{house} must first place an order on every area holding its units.",
                                rule=RULE_PLANNING)
-        return IllegalMove("It is the Planning phase: place orders, then declare yourself ready.",
-                           rule=RULE_PLANNING)
-    rules = {"raven": RULE_RAVEN, "wildling": RULE_RAVEN, "raid": RULE_RAID, "march": RULE_MARCH,
-             "support": RULE_SUPPORT, "cards": RULE_CARDS, "blade": RULE_BLADE, "casualties": RULE_CASUALTIES,
-             "retreat": RULE_RETREAT, "consolidate": RULE_CONSOLIDATE, "muster": RULE_MUSTER,
-             "ability": RULE_ABILITY, "port": RULE_PORT, "supply_loss": RULE_SUPPLY,
-             **W.RULES_BY_KIND, **WL.RULES_BY_KIND}
+        return out_of_step(state, seat, kind)
     if kind == "march_moves" and top is not None:
         if t == "end_march":
             changes, _ = M.march_plan(state, seat, top.data["from"], top.data["staged"])
@@ -87,6 +104,4 @@ def explain(state: GameState, seat: int, move: Move) -> IllegalMove:
                 return IllegalMove(f"{area_name(to)} is blocked in this game.", rule=RULE_MARCH)
             return IllegalMove(f"No {move['unit']} in {area_name(top.data['from'])} may march to "
                                f"{area_name(to) if to in BOARD.areas else to!r}.", rule=RULE_MARCH)
-        return IllegalMove("Move units, undo, or end the march.", rule=RULE_MARCH)
-    what = {"cards": "choose a house card from your hand"}.get(kind, "choose one of the listed moves")
-    return IllegalMove(f"{house} cannot do that now: {what}.", rule=rules.get(kind, RULE_TURN))
+    return out_of_step(state, seat, kind)

@@ -1,5 +1,5 @@
 """What each seat sees: the board, the tracks, the public part of hidden choices, the combat
-with its strength by part, the bids revealed, and the prompt with a label for every listed move."""
+with its strength by part, the bids revealed, and the prompt (the turn's: ``turn.py``)."""
 
 from __future__ import annotations
 
@@ -12,23 +12,11 @@ from engines.game_of_thrones import combat as C
 from engines.game_of_thrones import kinds as K
 from engines.game_of_thrones import planning as P
 from engines.game_of_thrones import rules as R
-from engines.game_of_thrones import westeros as W
-from engines.game_of_thrones import wildlings as WL
-from engines.game_of_thrones.components import BOARD, HOUSE_CARDS, HOUSES, ORDERS, TRACK_NAMES
-from engines.game_of_thrones.shared import area_name
+from engines.game_of_thrones.components import BOARD
 from engines.game_of_thrones.state import PLANNING, GameState
 from engines.game_of_thrones.status import status
-from engines.kit import counted, prompt
+from engines.game_of_thrones.turn import TURN
 
-ABILITY_PROMPTS = {
-    "tyrion-lannister": "Tyrion Lannister: cancel your opponent's house card (they choose another)?",
-    "aeron-damphair": "Aeron Damphair: pay 2 Power tokens to use another house card instead?",
-    "queen-of-thorns": "Queen of Thorns: remove one of your opponent's orders next to the embattled area",
-    "doran-martell": "Doran Martell: move your opponent to the last place of which influence track?",
-    "renly-baratheon": "Renly Baratheon: upgrade a footman to a knight where?",
-    "cersei-lannister": "Cersei Lannister: remove one of the loser's orders from anywhere?",
-    "patchface": "Patchface: discard one card from your opponent's hand?",
-}
 
 def view(state: GameState, seat: int | None) -> View:
     return seat_view(state, public_view(state), seat, None)
@@ -108,8 +96,8 @@ def public_view(state: GameState) -> dict[str, Any]:
         "bid_results": [dict(r) for r in state.bid_results],
         "combat": combat,
         "decision": top.kind if top is not None else ("orders" if planning else None),
-        "awaited": sorted(K.awaited(state)),
-        "status": status(state, K.awaited(state)),
+        "awaited": sorted(TURN.awaited(state)),
+        "status": status(state, TURN.awaited(state)),
         "winner": state.winner,
         "standings": standings(state) if state.winner is not None else None,
         "prompt": None,
@@ -150,118 +138,10 @@ def seat_view(state: GameState, public: dict[str, Any], seat: int | None,
     return out
 
 
-PROMPTS = {
-    "orders": "Place an order on every area holding your units, then declare yourself ready",
-    "raven": "Messenger Raven: swap one of your orders, look at the top wildling card, or pass",
-    "wildling": "Keep the wildling card on top of the deck, or bury it at the bottom",
-    "raid": "Resolve one of your Raid orders",
-    "march": "Choose which March order to resolve",
-    "march_moves": "Move units one by one, then end the march",
-    "support": "Choose whom your Support orders back in this combat",
-    "cards": "Choose a house card for this combat",
-    "blade": "Use the Valyrian Steel Blade (+1)?",
-    "casualties": "Choose a unit to lose",
-    "retreat": "Choose where the defeated units retreat",
-    "consolidate": "Resolve one of your Consolidate Power orders",
-    "muster": "Muster units, then end mustering",
-    "port": "You took a port: replace the captured ships with your own?",
-    "supply_loss": "Supply: choose a unit to lose so the units that move fit your supply",
-}
-
-
 def seat_prompt(state: GameState, seat: int | None,
                 legal: list[Move] | None = None) -> dict[str, Any] | None:
-    if seat is None or seat not in K.awaited(state):
+    """The prompt of ``seat`` from the turn (None: not awaited); ``legal`` its legal moves when
+    the caller has them already."""
+    if seat is None or TURN.step_of(state, seat) is None:
         return None
-    top = state.decisions.top
-    kind = top.kind if top is not None else "orders"
-    text = PROMPTS.get(kind) or W.PROMPTS.get(kind) or WL.PROMPTS.get(kind) or "Decide"
-    if kind == "ability" and top is not None:
-        text = ABILITY_PROMPTS[top.data["card"]]
-    if kind == "westeros_choice" and top is not None:
-        text = W.WESTEROS_CHOICE_PROMPTS[top.data["card"]]
-    if kind == "wildling_choice" and top is not None:
-        text = WL.CHOICE_PROMPTS[top.data["card"]]
-    if top is None:  # planning: the listing's labelled choices, kept with it (planning.py)
-        return {"kind": kind, "text": text, "choices": P.order_choices(state, seat, label)}
-    moves = legal if legal is not None else K.legal_moves(state, seat)
-    return prompt(kind, text, moves, label, **top.data)
-
-
-_LABELS: dict[tuple[tuple[str, Any], ...], str] = {}
-
-
-def label(move: Move) -> str:
-    """A listed move's label; kept once made: a prompt lists dozens of moves after every move
-    at the table (a planning seat's every order on every area), and a move's label never
-    changes. The moves of a game are finitely many; the store is emptied if it ever fills."""
-    key = tuple(move.items())
-    try:
-        return _LABELS[key]
-    except KeyError:
-        pass
-    except TypeError:  # a value that cannot be a key: made each time
-        return make_label(move)
-    if len(_LABELS) >= 20_000:
-        _LABELS.clear()
-    text = _LABELS[key] = make_label(move)
-    return text
-
-
-def make_label(move: Move) -> str:
-    t = move["type"]
-    if t == "order":
-        return f"{ORDERS[move['order']].name} in {area_name(move['area'])}"
-    if t == "unorder":
-        return f"Take back the order in {area_name(move['area'])}"
-    if t == "raven_swap":
-        return f"Raven: {ORDERS[move['order']].name} in {area_name(move['area'])}"
-    if t == "raid":
-        return (f"Raid from {area_name(move['area'])} on {area_name(move['target'])}" if move["target"]
-                else f"Remove the raid in {area_name(move['area'])}")
-    if t in ("march", "consolidate", "muster"):
-        return f"{t.capitalize()} in {area_name(move['area'])}"
-    if t == "move":
-        return f"Move a {move['unit']} to {area_name(move['to'])}"
-    if t == "end_march":
-        return "End the march, leaving a Power token" if move["power"] else "End the march"
-    if t == "support":
-        return {"attacker": "Support the attacker", "defender": "Support the defender"}.get(
-            move["side"], "Support nobody")
-    if t == "card":
-        return HOUSE_CARDS[move["card"]].name
-    if t == "blade":
-        return "Use the blade" if move["use"] else "Keep the blade"
-    if t == "casualty":
-        return f"Lose a {move['unit']}"
-    if t == "retreat":
-        return f"Retreat to {area_name(move['to'])}"
-    if t == "recruit":
-        return f"{move['unit']} in {area_name(move['to'])}"
-    if t == "wildling":
-        return "Bury it" if move["bury"] else "Keep it on top"
-    if t == "replace":
-        return f"Replace {counted(move['ships'], 'ship')}" if move["ships"] else "Destroy them all"
-    if t == "ability":
-        return ability_label(move["choice"])
-    if t == "choose":
-        return W.OPTION_NAMES.get(move["option"]) or ability_label(move["option"])
-    if t == "bid":
-        return f"Bid {move['power']}"
-    if t == "rank":
-        return HOUSES[move["house"]].name
-    if t == "destroy":
-        return f"Destroy a {move['unit']} in {area_name(move['area'])}"
-    return {"ready": "Ready", "raven_look": "Look at the top wildling card", "raven_pass": "Pass",
-            "undo": "Undo the last step", "end_muster": "End mustering"}.get(t, str(t))
-
-
-def ability_label(choice: str) -> str:
-    if choice in BOARD.areas:
-        return area_name(choice)
-    if choice in HOUSE_CARDS:
-        return HOUSE_CARDS[choice].name
-    if choice in TRACK_NAMES:
-        return f"The {TRACK_NAMES[choice]} track"
-    return {"cancel": "Cancel the card", "keep": "Keep it", "none": "Nothing", "done": "Stop here",
-            "units": "Destroy 2 units"}.get(choice, choice)
+    return TURN.prompt(state, seat, legal if legal is not None else K.legal_moves(state, seat))

@@ -70,7 +70,10 @@ class Step:
     ``seats`` who is awaited (None: the phase's); ``rule`` the rule a move out of this step breaks
     (None: the phase's); ``doing`` what the awaited seat is doing, in words, for refusals; ``ask``
     the prompt's text; ``extra`` what the renderer also reads, of (state, seat, moves); ``unlisted``
-    move types the prompt does not spell out as choices (it carries them some shorter way)."""
+    move types the prompt does not spell out as choices (it carries them some shorter way);
+    ``choices`` the prompt's choices written by the game, of (state, seat, moves), for a step whose
+    labelled choices are kept ready made with its listing (A Game of Thrones' planning: dozens of
+    orders, labelled once and listed again after every placement at the table)."""
 
     name: str
     moves: tuple[str, ...]
@@ -80,6 +83,7 @@ class Step:
     ask: Text = ""
     extra: Callable[[Any, int, list[Move]], Mapping[str, Any]] | None = None
     unlisted: tuple[str, ...] = ()
+    choices: Callable[[Any, int, list[Move]], list[dict[str, Any]]] | None = None
 
     def text(self, state: Any, seat: int) -> str:
         return self.ask if isinstance(self.ask, str) else self.ask(state, seat)
@@ -96,7 +100,7 @@ class Phase:
     rule: str | None = None
 
 
-def _ended(state: Any) -> IllegalMove:
+def _ended(state: Any, seat: int) -> IllegalMove:
     return IllegalMove("The game is over.", code="not_your_turn")
 
 
@@ -116,13 +120,14 @@ class Turn(Generic[S]):
     True once the game has ended; ``label(state, seat, move)`` words a listed move; ``mark(state,
     seat, move)`` adds to a choice what the page needs (London: the loans a move takes);
     ``anytime`` are move types that any step passes to the game's check (a loan in London).
-    ``ended``, ``waiting`` and ``elsewhere`` write the three refusals of the frame."""
+    ``ended``, ``waiting`` and ``elsewhere`` write the three refusals of the frame; each is given
+    the seat refused (a game may name its house)."""
 
     def __init__(self, *parts: Step | Phase, where: Callable[[S], str | None],
                  over: Callable[[S], bool], label: Callable[[S, int, Move], str],
                  mark: Callable[[S, int, Move], Mapping[str, Any] | None] | None = None,
                  anytime: tuple[str, ...] = (),
-                 ended: Callable[[S], IllegalMove] = _ended,
+                 ended: Callable[[S, int], IllegalMove] = _ended,
                  waiting: Callable[[S, int, Step], IllegalMove] = _waiting,
                  elsewhere: Callable[[S, int, str, Step], IllegalMove] = _elsewhere) -> None:
         self.steps: dict[str, Step] = {}
@@ -181,13 +186,16 @@ class Turn(Generic[S]):
         step = self.step_of(state, seat)
         if step is None or seat is None:
             return None
-        listed = [m for m in moves if m["type"] not in step.unlisted] if step.unlisted else list(moves)
-        label, mark = self.label, self.mark
-        choices = []
-        for m in listed:
-            more = mark(state, seat, m) if mark is not None else None
-            choices.append({"move": m, "label": label(state, seat, m), **more} if more else
-                           {"move": m, "label": label(state, seat, m)})
+        if step.choices is not None:
+            choices = step.choices(state, seat, list(moves))
+        else:
+            listed = [m for m in moves if m["type"] not in step.unlisted] if step.unlisted else list(moves)
+            label, mark = self.label, self.mark
+            choices = []
+            for m in listed:
+                more = mark(state, seat, m) if mark is not None else None
+                choices.append({"move": m, "label": label(state, seat, m), **more} if more else
+                               {"move": m, "label": label(state, seat, m)})
         out: dict[str, Any] = {"kind": step.name, "text": step.text(state, seat), "choices": choices}
         if step.extra is not None:
             out.update(step.extra(state, seat, list(moves)))
@@ -200,7 +208,7 @@ class Turn(Generic[S]):
         over; the seat is not awaited; the step does not take this move; else what the game's
         ``check`` of the move itself says (None: legal)."""
         if self.over(state):
-            return self.ended(state)
+            return self.ended(state, seat)
         name = self.where(state)  # not self.step: over was asked just now (every move comes here)
         if name is None:
             return self.waiting(state, seat, _NOWHERE)

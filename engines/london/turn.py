@@ -256,7 +256,7 @@ def out_of_step(s: State, typ: str) -> Refusal:
     return Refusal(f"{what}; your one action this turn is done", R3)
 
 
-def _ended(s: State) -> IllegalMove:
+def _ended(s: State, seat: int) -> IllegalMove:
     return IllegalMove("The game is over", rule=R11, code="not_your_turn")
 
 

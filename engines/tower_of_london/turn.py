@@ -87,7 +87,7 @@ def _switch_extra(state: R.State, seat: int, moves: list[Move]) -> dict[str, Any
 
 
 # -- the refusals of the turn's frame -----------------------------------------------------------
-def _ended(state: R.State) -> IllegalMove:
+def _ended(state: R.State, seat: int) -> IllegalMove:
     return IllegalMove(f"{R.RULE_WIN}: the game is over.", rule=R.RULE_WIN, code="not_your_turn")
 
 

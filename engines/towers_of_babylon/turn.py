@@ -116,7 +116,7 @@ def _main_extra(state: GameState, seat: int, moves: list[Move]) -> dict[str, Any
 
 
 # -- the refusals of the turn's frame ----------------------------------------------------------
-def _ended(state: GameState) -> IllegalMove:
+def _ended(state: GameState, seat: int) -> IllegalMove:
     return IllegalMove("The game is over.", rule=R.RULE_TURN, code="not_your_turn")
 
 

@@ -123,3 +123,22 @@ def test_two_steps_of_one_name_and_a_step_that_awaits_nobody_are_refused():
              where=lambda s: "a", over=lambda s: False, label=label)
     with pytest.raises(ValueError, match="whom it waits for"):
         Turn(Step("a", ()), where=lambda s: "a", over=lambda s: False, label=label)
+
+
+def test_a_step_may_write_its_prompts_choices_itself() -> None:
+    kept = [{"move": {"type": "play", "card": 3}, "label": "Three, kept ready"}]
+    turn: Turn[Table] = Turn(
+        Step("play", ("play",), seats=current(), ask="Play",
+             choices=lambda s, seat, moves: kept, extra=lambda s, seat, moves: {"count": len(moves)}),
+        where=lambda s: "play", over=lambda s: s.over, label=label)
+    t = Table(step="play", current=1)
+    assert turn.prompt(t, 1, [{"type": "play", "card": 3}]) == {
+        "kind": "play", "text": "Play", "choices": kept, "count": 1}  # not labelled again by the turn
+    assert turn.prompt(t, 0, []) is None
+
+
+def test_the_refusal_at_the_end_knows_the_seat_refused() -> None:
+    turn: Turn[Table] = Turn(*TURN.steps.values(), where=TURN.where, over=TURN.over, label=label,
+                             ended=lambda s, seat: IllegalMove(f"Seat {seat}: the game is over."))
+    t = Table(over=True)
+    assert str(turn.refusal(t, 2, {"type": "bid"}, check)) == "Seat 2: the game is over."
