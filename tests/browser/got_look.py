@@ -42,9 +42,15 @@ def inside(box: list[float], outer: list[float], slack: float = 1.5) -> bool:
 
 
 def rect(page: Page, selector: str) -> list[float]:
-    got = page.locator(selector).first.bounding_box()
-    assert got, selector
-    return [got["x"], got["y"], got["x"] + got["width"], got["y"] + got["height"]]
+    """The first match's box. The map's pieces are drawn anew at every view (and again when a
+    module it fetched arrives), so the element found may be replaced before it is measured: the
+    box is asked again, for up to 2 s, before its absence counts."""
+    for _ in range(20):
+        got = page.locator(selector).first.bounding_box()
+        if got:
+            return [got["x"], got["y"], got["x"] + got["width"], got["y"] + got["height"]]
+        page.wait_for_timeout(100)
+    raise AssertionError(selector)
 
 
 def small_targets(page: Page) -> list[tuple[str, float, float]]:

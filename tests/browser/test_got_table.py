@@ -192,14 +192,30 @@ def order_areas(table: Table, seat: int) -> list[str]:
     return list(dict.fromkeys(m["area"] for m in legal if m["type"] == "order"))
 
 
-def tap_area(page: Page, area: str, phone: bool) -> None:
-    """Taps (or clicks) the area where its pieces stand."""
-    box = rect(page, f'#board [data-at="{area}"] .unit')
-    x, y = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+HIT = """([x, y]) => { const t = document.elementFromPoint(x, y);
+  const a = t && t.closest && t.closest("[data-area]"); return a ? a.dataset.area : null; }"""
+
+
+def tap_area(page: Page, area: str, phone: bool) -> bool:
+    """Taps (or clicks) the area where its pieces stand, once the point is still (the map may
+    settle after a move) and the area is what lies under it: False (nothing tapped) when the
+    pieces' middle is over another area's shape (a port drawn over its sea)."""
+    spot = None
+    for _ in range(20):
+        box = rect(page, f'#board [data-at="{area}"] .unit')
+        now = ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
+        if now == spot:
+            break
+        spot = now
+        page.wait_for_timeout(100)
+    assert spot is not None
+    if page.evaluate(HIT, list(spot)) != area:
+        return False
     if phone:
-        page.touchscreen.tap(x, y)
+        page.touchscreen.tap(*spot)
     else:
-        page.mouse.click(x, y)
+        page.mouse.click(*spot)
+    return True
 
 
 @pytest.mark.parametrize("size", ["phone", "wide"])
@@ -222,13 +238,12 @@ def test_orders_are_placed_from_a_popover_at_the_area_and_ready_waits_in_the_act
         # the area reached on the map: its pieces in the visible part (else by keyboard: Tab
         # brings a focused area into view)
         m = measure(page)
-        if not inside(rect(page, f'#board [data-at="{area}"] .unit'), m["visible"]):
+        if not inside(rect(page, f'#board [data-at="{area}"] .unit'), m["visible"]) or not tap_area(page, area, phone):
             page.locator(f'#board [data-area="{area}"]').focus()
             page.keyboard.press("Enter")
-        else:
-            tap_area(page, area, phone)
         pop = page.locator(".got-pop")
         expect(pop).to_be_visible()
+        expect(pop).to_have_attribute("data-pop", area)
         box = rect(page, ".got-pop")
         window = context_args(size)["viewport"]
         assert inside(box, [0, 0, window["width"], window["height"]]), box
