@@ -94,6 +94,8 @@ class Stats:
     hint_table_moves: int = 0  # moves stored at the hint tables (any seat's)
     hints: list[float] = field(default_factory=list)  # s from a hint's ask to its answer
     hint_errors: dict[str, int] = field(default_factory=dict)
+    hint_hows: dict[str, int] = field(default_factory=dict)  # searched, forced, only sensible, the game's rule
+    hint_playouts: list[int] = field(default_factory=list)  # the searches' iterations
     moves_sent_all: int = 0  # every move sent, in the window or not
     drops: int = 0  # open sockets the server closed, or whose connection was cut
     drop_codes: dict[int, int] = field(default_factory=dict)
@@ -325,7 +327,7 @@ class Table:
             await asyncio.sleep(b.think * random.uniform(0.5, 1.5))
         if b.stopping or b.draining or not self.up[i]:
             return  # away: the view a new socket brings says what to play, at which seq
-        if self.with_hints and i == 0:
+        if self.with_hints and i == 0 and not b.args.hints_unasked:
             await self.ask_hint()
         if all(self.up):
             self.sent_at.setdefault(seq + 1, time.perf_counter())
@@ -350,6 +352,11 @@ class Table:
                 b.stats.hint_errors[kind] = b.stats.hint_errors.get(kind, 0) + 1
             else:
                 b.stats.hints.append(time.perf_counter() - asked)
+                hint = r.json()
+                how = str(hint.get("how"))
+                if how == "search":
+                    b.stats.hint_playouts.append(int(hint.get("iterations") or 0))
+                b.stats.hint_hows[how] = b.stats.hint_hows.get(how, 0) + 1
 
     async def close(self) -> None:
         for s in self.socks:
@@ -517,6 +524,9 @@ class Bench:
                 "bots": server_stats[0].get("bots")} if a.bot_tables else {}),
             **({"hint_tables": a.hint_tables, "hint_table_moves_s": round(self.stats.hint_table_moves / window, 1),
                 "hints_answered": len(self.stats.hints), "hint_errors": self.stats.hint_errors,
+                "hint_hows": self.stats.hint_hows,
+                "hint_search_iterations_p50": sorted(self.stats.hint_playouts)[len(self.stats.hint_playouts) // 2]
+                if self.stats.hint_playouts else None,
                 **ms_figures([x * 1000 for x in self.stats.hints], "hint")} if a.hint_tables else {}),
             "moves_sent": self.stats.moves_sent_all, "drops": self.stats.drops,
             "drop_codes": {str(k): v for k, v in self.stats.drop_codes.items()},
@@ -722,6 +732,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     p.add_argument("--bot-tables", type=int, default=0,
                    help="also this many tables of one client seat and bots in every other seat (not measured)")
     p.add_argument("--bot-level", choices=("easy", "good"), default="good")
+    p.add_argument("--hints-unasked", action="store_true",
+                   help="the control for --hint-tables: the same tables, their hints never asked for")
     p.add_argument("--hint-tables", type=int, default=0,
                    help="also this many tables (hints allowed) whose first seat asks for a hint before each of "
                         "its moves (not measured): a run with and without them shows what hints cost everyone else")
@@ -879,7 +891,9 @@ def print_result(r: dict[str, Any]) -> None:
     if r.get("hint_tables"):
         print(f"  beside them {r['hint_tables']} tables asking a hint before each of a seat's moves: "
               f"{r['hint_table_moves_s']} moves/s; {r['hints_answered']} hints answered, ask → answer ms p50 "
-              f"{r['hint_p50_ms']} p99 {r['hint_p99_ms']} max {r['hint_max_ms']}; refused {r['hint_errors'] or 0}")
+              f"{r['hint_p50_ms']} p99 {r['hint_p99_ms']} max {r['hint_max_ms']} ({r['hint_hows']}, a search's "
+              f"iterations p50 {r['hint_search_iterations_p50']}); "
+              f"refused {r['hint_errors'] or 0}")
 
 
 if __name__ == "__main__":
