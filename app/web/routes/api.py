@@ -157,12 +157,19 @@ async def start_table(seat: SeatDep, parlour: ParlourDep) -> JSON:
             "seats": [{"seat": p.seat, "name": p.name} for p in live.players]}
 
 
+def seated(live: LiveTable | None, token_hash: str) -> tuple[LiveTable, PlayerInfo]:
+    """The held table and the token's player in it, read under the table's lock (the seat may
+    have left since the token was looked up): 404 when either is gone."""
+    player = live.player_by_hash(token_hash) if live is not None else None
+    if live is None or player is None:
+        raise not_found("seat")
+    return live, player
+
+
 @router.get("/seats/{token}")
 async def get_seat(seat: SeatDep, parlour: ParlourDep) -> JSON:
     async with parlour.tables.hold(seat[0].id) as live:
-        player = live.player_by_hash(seat[1].token_hash) if live is not None else None
-        if live is None or player is None:
-            raise not_found("seat")
+        live, player = seated(live, seat[1].token_hash)
         out: JSON = {"code": live.code, "game": live.game, "status": live.status, "name": player.name,
                      "founder": player.is_founder, "seat": player.seat, "seq": live.seq,
                      "table": public_summary(live, parlour.hub.connected(live.id))}
@@ -176,9 +183,7 @@ async def get_seat(seat: SeatDep, parlour: ParlourDep) -> JSON:
 @router.get("/seats/{token}/moves")
 async def get_moves(seat: SeatDep, parlour: ParlourDep) -> JSON:
     async with parlour.tables.hold(seat[0].id) as live:
-        player = live.player_by_hash(seat[1].token_hash) if live is not None else None
-        if live is None or player is None:
-            raise not_found("seat")
+        live, player = seated(live, seat[1].token_hash)
         if player.seat is None or player.seat not in live.awaiting:
             return {"seq": live.seq, "moves": []}
         return {"seq": live.seq, "moves": live.engine.legal_moves(live.state, player.seat)}
