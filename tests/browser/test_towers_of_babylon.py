@@ -280,7 +280,7 @@ def test_two_players_play_a_whole_game_of_towers_of_babylon_by_clicking(browser:
     for p in (ada, bea):
         expect(p.locator("#board .tob-deck")).to_have_count(4)
     ada.locator("#board .tob-deck", has_text="Ember Legion").click()
-    expect(ada.locator("#board .tob-now")).to_contain_text("Your deck is chosen")
+    expect(ada.locator("#board .tob-sec-now > .tob-now")).to_contain_text("Your deck is chosen")
     # Beatrice pastes lists: a name that is no card is caught in the page, a deck rule broken
     # is refused by the server naming the card and the rule, then her deck of 60
     no_side_scroll(bea)
@@ -318,7 +318,7 @@ def test_two_players_play_a_whole_game_of_towers_of_babylon_by_clicking(browser:
             ada.keyboard.press("Enter")
         else:
             click_move(bea, move, seat)
-            expect(bea.locator("#board .tob-now")).not_to_contain_text("Tap up to 3 cards")
+            expect(bea.locator("#board .tob-sec-now > .tob-now")).not_to_contain_text("Tap up to 3 cards")
 
     took: dict[str, Any] = {"first-screen": {}}
     clicks = 0
