@@ -241,6 +241,13 @@ def test_a_bot_move_is_stored_once_and_only_one_process_plays_for_the_bot(postgr
                 if mine in msg["awaiting"]:
                     base = (a, b)[ours % 2].base  # Ada's moves go through both processes in turn
                     legal = (await ac.get(f"{base}/api/seats/{token}/moves")).json()
+                    # the other process learns of the bot's move a moment later: ask it again
+                    # until it has (a later seq means a newer view is on its way here)
+                    for _ in range(100):
+                        if legal["seq"] >= msg["seq"]:
+                            break
+                        await asyncio.sleep(0.05)
+                        legal = (await ac.get(f"{base}/api/seats/{token}/moves")).json()
                     if legal["seq"] != msg["seq"]:
                         continue
                     r = await ac.post(f"{base}/api/seats/{token}/moves",
