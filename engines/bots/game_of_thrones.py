@@ -13,6 +13,10 @@ or a track's worth shows only rounds later, beyond any playout a budget allows â
 capital held (``got_defense``), and searches the other choices with playouts of 10 easy moves, after which
 ``evaluate`` weighs each house's castles and strongholds (what wins), land areas and Power.
 
+A hint at Planning (``weigh``, never the bot's own move) plays the rule's order out against the
+best order of each other kind on the same area (``order_rivals``) to the end of the round
+(``round_over``), every house by these rules, and shows each one's average ``evaluate``.
+
 Hidden from a seat: the order of the Westeros and wildling decks (but the cards it has seen),
 the other houses' face-down orders while Planning, their house card in a combat and their bids
 until revealed. ``canonical`` puts all of it in a fixed order.
