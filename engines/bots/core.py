@@ -12,6 +12,9 @@ the machine's speed.
 
 ``weigh`` is the same decision with its reasons kept: the best few moves with the playouts that
 began with each and their average result, or why no search was needed (a hint at the table).
+Where the game's rule picks (``policy``) and the game names rivals to it (``rivals``), a hint
+plays each rival out by the good rules instead (``rollouts.py``, how "playouts"); the bot's own
+move stays the rule's pick.
 """
 
 from __future__ import annotations
@@ -22,7 +25,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engines.base import Engine, Move
-from engines.bots import ismcts
+from engines.bots import ismcts, rollouts
 from engines.bots.hooks import Hooks, hooks_for, move_key, pick_by_kind, sensible_moves
 from engines.kit.rng import Rng
 
@@ -65,7 +68,7 @@ def position(engine: Engine, state: Any, seat: int, hooks: Hooks) -> Any:
 def decide(engine: Engine, state: Any, seat: int, level: str, rng: Rng, budget: Budget = DEFAULT,
            hooks: Hooks | None = None) -> Choice:
     """``choose``, with what the search spent."""
-    weighed = weigh(engine, state, seat, level, rng, budget, hooks, top=1)
+    weighed = weighing(engine, state, seat, level, rng, budget, hooks, top=1, explain=False)
     return Choice(weighed.moves[0].move, weighed.iterations, weighed.considered)
 
 
@@ -83,9 +86,11 @@ class Weighed:
                 "result": None if self.result is None else round(self.result, 4)}
 
 
-HOW = ("search", "forced", "only_sensible", "rule", "easy")
+HOW = ("search", "forced", "only_sensible", "rule", "easy", "playouts")
 """How a decision's move was found: by searching, as the only legal move, as the only sensible
-one, by the game's own rule for the step (a ``policy`` hook), or at random by the easy level."""
+one, by the game's own rule for the step (a ``policy`` hook), at random by the easy level, or
+(a hint only) where the rule decides, by playing out the rule's pick and its rivals: each move's
+figures are then its playouts and their average result (``rollouts.py``), best average first."""
 
 
 @dataclass(frozen=True)
@@ -106,6 +111,12 @@ class Weighing:
 def weigh(engine: Engine, state: Any, seat: int, level: str, rng: Rng, budget: Budget = DEFAULT,
           hooks: Hooks | None = None, top: int = 3) -> Weighing:
     """``decide``, keeping the ``top`` moves the search weighed with its figures (a hint)."""
+    return weighing(engine, state, seat, level, rng, budget, hooks, top, explain=True)
+
+
+def weighing(engine: Engine, state: Any, seat: int, level: str, rng: Rng, budget: Budget, hooks: Hooks | None,
+             top: int, explain: bool) -> Weighing:
+    """``weigh``; with ``explain`` a rule's pick is played out against its rivals (a hint)."""
     if level not in LEVELS:
         raise ValueError(f"unknown bot level {level!r} (one of {', '.join(LEVELS)})")
     if seat not in engine.to_act(state):
@@ -125,6 +136,13 @@ def weigh(engine: Engine, state: Any, seat: int, level: str, rng: Rng, budget: B
         return Weighing(how, (Weighed(pick_by_kind(moves, rng)),), considered=len(moves))
     picked = hooks.policy(engine, seen, seat, moves) if hooks.policy is not None else None
     if picked is not None:
+        rivals = hooks.rivals(engine, seen, seat, moves, picked) if explain and hooks.rivals is not None else []
+        if len(rivals) > 1:
+            played = rollouts.weigh_rivals(engine, base, seat, seat_count(engine, state), hooks, rivals, rng,
+                                           budget.iterations, budget.deadline())
+            if played.worlds:
+                return Weighing("playouts", by_average(rivals, played)[:max(1, top)], played.worlds * len(rivals),
+                                len(moves))
         return Weighing("rule", (Weighed(picked),), considered=len(moves))
     stats = ismcts.search(engine, base, seat, seat_count(engine, state), hooks, rng, budget.iterations,
                           budget.deadline())
@@ -144,6 +162,12 @@ def ranked(root: ismcts.Node, moves: list[Move]) -> tuple[Weighed, ...]:
     best_first = sorted(range(len(moves)), key=lambda i: (order[i].playouts, order[i].result or 0.0, -i),
                         reverse=True)
     return tuple(order[i] for i in best_first)
+
+
+def by_average(rivals: list[Move], played: rollouts.Played) -> tuple[Weighed, ...]:
+    """The rivals best average first (the first listed, the rule's pick, first among equals)."""
+    order = sorted(range(len(rivals)), key=lambda i: (-played.average(i), i))
+    return tuple(Weighed(rivals[i], played.worlds, played.average(i)) for i in order)
 
 
 def seat_count(engine: Engine, state: Any) -> int:

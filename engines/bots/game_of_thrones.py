@@ -13,6 +13,10 @@ or a track's worth shows only rounds later, beyond any playout a budget allows â
 capital held (``got_defense``), and searches the other choices with playouts of 10 easy moves, after which
 ``evaluate`` weighs each house's castles and strongholds (what wins), land areas and Power.
 
+A hint at Planning (``weigh``, never the bot's own move) plays the rule's order out against the
+best order of each other kind on the same area (``order_rivals``) to the end of the round
+(``round_over``), every house by these rules, and shows each one's average ``evaluate``.
+
 Hidden from a seat: the order of the Westeros and wildling decks (but the cards it has seen),
 the other houses' face-down orders while Planning, their house card in a combat and their bids
 until revealed. ``canonical`` puts all of it in a fixed order.
@@ -235,6 +239,25 @@ def planning_pick(state: Any, seat: int, moves: list[Move]) -> Move | None:
     return max(orders, key=lambda m: order_score(state, seat, m["area"], m["order"]))
 
 
+def order_rivals(engine: Engine, state: Any, seat: int, moves: list[Move], picked: Move) -> list[Move]:
+    """For a hint at Planning: the orders to weigh on the area the rule orders next â€” its pick,
+    then the best-scoring token of each other kind the rules allow there (one area: every area
+    gets an order this round, so what a plan changes is the token on each)."""
+    if picked["type"] != "order":
+        return []
+    best: dict[str, Move] = {}
+    for m in sorted((m for m in moves if m["type"] == "order" and m["area"] == picked["area"]),
+                    key=lambda m: -order_score(state, seat, m["area"], m["order"])):
+        best.setdefault(ORDERS[m["order"]].kind, m)
+    return [picked, *(m for kind, m in best.items() if kind != ORDERS[picked["order"]].kind)]
+
+
+def round_over(start: Any, state: Any) -> bool:
+    """A hint's playout runs to the end of the round (the orders' worth shows in the Action
+    phase; the next Westeros phase is the next decision's)."""
+    return bool(state.round != start.round)
+
+
 def march_pick(engine: Engine, state: Any, seat: int, moves: list[Move]) -> Move | None:
     """Stage the unit that takes the most: into land nobody of ours holds (one unit is enough
     where nobody defends), or every unit that can into an attack the board says it wins; then
@@ -329,4 +352,5 @@ def components(engine: Engine, state: Any) -> dict[str, list[int]]:
     return {f"house {house}": [seat] for seat, house in enumerate(state.houses)}
 
 
-HOOKS = Hooks(canonical=canonical, sensible=sensible, evaluate=evaluate, depth=10, components=components, policy=policy)
+HOOKS = Hooks(canonical=canonical, sensible=sensible, evaluate=evaluate, depth=10, components=components, policy=policy,
+              rivals=order_rivals, horizon=round_over)

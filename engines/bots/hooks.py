@@ -17,6 +17,10 @@ searches with random sensible playouts to the end. A game may add, in ``engines/
 * ``policy(engine, state, seat, moves)`` — the good level's own pick among the sensible moves
   where the game knows better than a short search (``state`` a determinization, as for
   ``sensible``); None: search as usual.
+* ``rivals(engine, state, seat, moves, picked)`` and ``horizon(start, state)`` — for a hint where
+  ``policy`` picked: the moves worth comparing with the pick (it among them), each then played
+  out by the good rules until ``horizon`` says the playout has gone far enough
+  (``rollouts.py``); without them the pick stands alone.
 """
 
 from __future__ import annotations
@@ -34,6 +38,8 @@ Sensible = Callable[[Engine, Any, int, list[Move]], list[Move]]
 Evaluate = Callable[[Engine, Any], Sequence[float]]
 Components = Callable[[Engine, Any], dict[str, list[int]]]
 Policy = Callable[[Engine, Any, int, list[Move]], Move | None]
+Rivals = Callable[[Engine, Any, int, list[Move], Move], list[Move]]
+Horizon = Callable[[Any, Any], bool]
 
 PASSES = frozenset({"pass", "skip", "decline"})
 """Move types that give up a turn or a chance: never the easy bot's pick while it has another."""
@@ -58,6 +64,11 @@ class Hooks:
     policy: Policy | None = None
     """The good level's own choice where a short search sees little (A Game of Thrones' hidden
     orders, whose worth shows only rounds later); None from it: search as usual."""
+    rivals: Rivals | None = None
+    """For a hint where ``policy`` picked: the moves to play out against each other (the pick
+    among them; fewer than two: the pick stands alone). Needs ``horizon`` and ``evaluate``."""
+    horizon: Horizon | None = None
+    """Whether a hint's playout, begun at ``start``, stops at ``state`` (then ``evaluate``)."""
 
 
 NONE = Hooks()

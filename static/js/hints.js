@@ -15,21 +15,31 @@ const WHY = {
 const percent = (x) => `${Math.round(x * 100)} %`;
 const named = (w) => w.label || JSON.stringify(w.move);
 
-function line(w, i) {
+// what a figure is: a search's average result, or (where the bot's rule decides) the average
+// position value after playing the move out to the end of the round
+const WHAT = { search: "average result", playouts: "average position value" };
+const NOTE = {
+  search: (h) => `${plural(h.iterations, "playout")} searched in ${h.seconds} s, `
+    + "on what you can see; 100 % would be a win in every one.",
+  playouts: (h) => `Each move played out ${plural(h.moves[0].playouts, "time")} to the end of the round `
+    + `(${h.seconds} s), every player by the good bot's own rules, on what you can see. Position value: `
+    + "the bot's reckoning of your lead over the strongest other player then; 50 % is level, a won game 100 %.",
+};
+
+const line = (what) => (w, i) => {
   const figures = w.result == null ? "not reached by the search"
-    : `${percent(w.result)} average result over ${plural(w.playouts, "playout")}`;
+    : `${percent(w.result)} ${what} over ${plural(w.playouts, "playout")}`;
   return el("li", { class: i === 0 ? "hint-best" : null },
     el("strong", { text: named(w) }), el("span", { class: "hint-figures", text: ` — ${figures}` }));
-}
+};
 
 /** The hint drawn into `box`: the search's figures, or why there was no search. */
 export function draw(box, hint) {
   const best = hint.moves[0];
   const parts = [el("p", { class: "hint-head", text: "The good bot's weighing" })];
-  if (hint.how === "search") {
-    parts.push(el("ol", { class: "hint-moves" }, ...hint.moves.map(line)),
-      el("p", { class: "hint-note", text: `${plural(hint.iterations, "playout")} searched in ${hint.seconds} s, `
-        + "on what you can see; 100 % would be a win in every one." }));
+  if (NOTE[hint.how]) {
+    parts.push(el("ol", { class: "hint-moves" }, ...hint.moves.map(line(WHAT[hint.how]))),
+      el("p", { class: "hint-note", text: NOTE[hint.how](hint) }));
   } else {
     parts.push(el("p", {}, el("strong", { text: named(best) }), ` — ${WHY[hint.how] || ""}`));
   }

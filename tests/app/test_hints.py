@@ -127,3 +127,37 @@ def test_many_asks_at_once_for_one_decision_take_one_place_in_the_bots_queue(c: 
     assert len({str(r.json()["moves"]) for r in answers}) == 1
     assert c.app.state.parlour.bot_pool.decided["hint"] == 1  # one search, however many asked
     assert c.get(f"/api/tables/{table['code']}").json()["hints"]["asked"] == {str(seat): 1}
+
+
+@pytest.fixture
+def got(db_url: str) -> Iterator[Any]:
+    from fastapi.testclient import TestClient
+
+    from app.main import create_app
+
+    settings = Settings(database_url=db_url, public_url=None, engines=("engines.game_of_thrones:ENGINE",),
+                        bot_think_seconds=3.0, clock_poll_seconds=3600)  # room on a busy machine
+    with TestClient(create_app(settings), base_url="http://testserver") as tc:
+        yield tc
+
+
+def test_a_game_of_thrones_planning_hint_shows_orders_on_one_area_with_the_playouts_it_played(got: Any) -> None:
+    r = got.post("/api/tables", json={"game": "game_of_thrones", "name": "Ada", "hints": True})
+    founded = r.json()
+    for name in ("Bob", "Cy"):
+        join(got, founded["code"], name)
+    assert got.post(f"/api/seats/{founded['seat_token']}/start").status_code == 200
+    token = founded["seat_token"]
+    assert got.get(f"/api/seats/{token}").json()["seat"] in got.get(f"/api/tables/{founded['code']}").json()["awaiting"]
+    hint = got.post(f"/api/seats/{token}/hint").json()
+    legal = got.get(f"/api/seats/{token}/moves").json()["moves"]
+    assert hint["how"] == "playouts", hint
+    assert 2 <= len(hint["moves"]) <= 3 and len({w["move"]["area"] for w in hint["moves"]}) == 1
+    playouts = hint["moves"][0]["playouts"]
+    assert playouts >= 2 and all(w["playouts"] == playouts for w in hint["moves"])
+    assert hint["iterations"] % playouts == 0 and hint["iterations"] >= len(hint["moves"]) * playouts
+    results = [w["result"] for w in hint["moves"]]
+    assert all(0 <= x <= 1 for x in results) and results == sorted(results, reverse=True)
+    for weighed in hint["moves"]:
+        assert weighed["move"] in legal and weighed["label"]  # the planning prompt's own words
+    assert hint["seconds"] < 3.0 + 0.5  # the bots' deadline, and the way back

@@ -122,3 +122,43 @@ def test_the_end_screen_counts_each_players_hints(browser: Browser, server: Serv
     expect(counted).to_contain_text("Hints asked:")
     expect(counted).to_contain_text(f"{mine_name(api, table, seat)} 1")
     ctx.close()
+
+
+@pytest.fixture(scope="module")
+def got_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    folder = tmp_path_factory.mktemp("got-hints")
+    server = ServerProcess(f"sqlite+aiosqlite:///{folder / 'parlour.db'}", folder / "server.log",
+                           engines="engines.game_of_thrones:ENGINE",
+                           extra_env={"BOT_THINK_SECONDS": "3"})  # room for the playouts on a busy machine
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+def test_a_game_of_thrones_planning_hint_shows_each_orders_position_value_over_its_playouts(
+        browser: Browser, got_server: ServerProcess, tmp_path: Path) -> None:
+    with httpx.Client(base_url=got_server.base, timeout=30) as api:
+        founded = api.post("/api/tables", json={"game": "game_of_thrones", "name": "Ada", "hints": True}).json()
+        for name in ("Bea", "Cy"):
+            api.post(f"/api/tables/{founded['code']}/join", json={"name": name}).raise_for_status()
+        api.post(f"/api/seats/{founded['seat_token']}/start").raise_for_status()
+        prompt = api.get(f"/api/seats/{founded['seat_token']}").json()["view"]["prompt"]
+        ctx = browser.new_context(**context_args("laptop"))
+        page = ctx.new_page()
+        page.goto(f"{got_server.base}/seat/{founded['seat_token']}")
+        ready(page)
+        page.locator("#hint").click()
+        hint = page.locator("#hint-box")
+        expect(hint).to_contain_text("average position value over", timeout=20_000)
+        expect(hint).to_contain_text("to the end of the round")
+        expect(hint).to_contain_text("50 % is level")
+        shown = hint.locator(".hint-moves li")
+        assert 2 <= shown.count() <= 3
+        labels = {c["label"] for c in prompt["choices"]}
+        for i in range(shown.count()):
+            assert shown.nth(i).locator("strong").inner_text() in labels  # the prompt's own words
+        assert not axe(page), "axe-core found serious problems with the hint shown"
+        page.screenshot(path=str(tmp_path / "got-hint.png"), scale="css")
+        ctx.close()
