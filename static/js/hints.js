@@ -47,12 +47,20 @@ export function draw(box, hint) {
   box.hidden = false;
 }
 
-/** Marks the controls that play `move` (those carrying its key in data-move), or none. */
+/** Marks the controls that play `move` (those carrying its key in data-move), or none; a move
+ *  on a map's area with no control of its own on screen (an order is chosen in the area's
+ *  popover) marks the area and its button in the keyboard's list. */
 function mark(move) {
   const key = move ? moveKey(move) : null;
+  let found = false;
   for (const node of document.querySelectorAll("[data-move], .hinted")) {
-    node.classList.toggle("hinted", key !== null && node.getAttribute("data-move") === key);
+    const on = key !== null && node.getAttribute("data-move") === key;
+    node.classList.toggle("hinted", on);
+    found = found || on;
   }
+  if (found || !move || typeof move.area !== "string") return;
+  const area = CSS.escape(move.area);
+  for (const node of document.querySelectorAll(`[data-area="${area}"], [data-area-button="${area}"]`)) node.classList.add("hinted");
 }
 
 /** At the end, under the result: how many hints each player asked for (public, like the asks). */

@@ -6,6 +6,7 @@ result counts each player's hints. At a laptop's and a phone's size, under the s
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -159,6 +160,11 @@ def test_a_game_of_thrones_planning_hint_shows_each_orders_position_value_over_i
         labels = {c["label"] for c in prompt["choices"]}
         for i in range(shown.count()):
             assert shown.nth(i).locator("strong").inner_text() in labels  # the prompt's own words
+        # the best order's area is marked on the map and in the keyboard's list of areas
+        best = next(c["move"] for c in prompt["choices"] if c["label"] == shown.nth(0).locator("strong").inner_text())
+        expect(page.locator(f'path[data-area="{best["area"]}"]')).to_have_class(re.compile(r"\bhinted\b"))
+        expect(page.locator(".hinted")).not_to_have_count(0)
+        assert page.locator("path.hinted").count() == 1, "one area marked, the hinted order's"
         assert not axe(page), "axe-core found serious problems with the hint shown"
         page.screenshot(path=str(tmp_path / "got-hint.png"), scale="css")
         ctx.close()
