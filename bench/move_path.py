@@ -1,6 +1,6 @@
 """A London move's path through the server, in-process, without the network: checked, applied,
 stored in SQLite, and every seat's view built, encoded and handed to its socket (four sockets
-that take every message at once). What a saturated server spends per move apart from the load
+that take every message at once), its durations recorded for /api/stats and /metrics. What a saturated server spends per move apart from the load
 client, the event loop's polling and the kernel's socket work, measured in processor time,
 which other processes on a shared machine disturb far less than a load run's moves per second.
 
@@ -31,6 +31,7 @@ from app.play.hub import Connection  # noqa: E402
 from app.server.config import Settings  # noqa: E402
 from app.storage.db import migrate  # noqa: E402
 from app.storage.tokens import hash_token  # noqa: E402
+from app.web.prometheus import Exporter  # noqa: E402
 
 NAMES = ("Ada", "Bob", "Cy", "Di")
 
@@ -55,6 +56,7 @@ async def _nothing(message: object) -> None:
 async def run(url: str, moves: int, rounds: int, seed: int) -> list[float]:
     parlour = Parlour(Settings(database_url=url, engines=("engines.london:ENGINE",), public_url=None))
     await parlour.start()
+    Exporter(parlour)  # the server's /metrics histograms are fed on every move, as in the server
     rng = random.Random(seed)
     sockets: list[Socket] = []
     per_move: list[float] = []

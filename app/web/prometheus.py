@@ -9,21 +9,22 @@ keep anyway) is read when Prometheus asks, by a collector, so nothing is counted
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
+from bisect import bisect_left
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Annotated
 
 from fastapi import Depends
 from prometheus_client import (
     CollectorRegistry,
     GCCollector,
-    Histogram,
     PlatformCollector,
     ProcessCollector,
     disable_created_metrics,
 )
 from prometheus_client.exposition import choose_encoder
-from prometheus_client.metrics_core import CounterMetricFamily, GaugeMetricFamily, Metric
+from prometheus_client.metrics_core import CounterMetricFamily, GaugeMetricFamily, HistogramMetricFamily, Metric
 from prometheus_client.registry import Collector
+from prometheus_client.utils import floatToGoString
 from starlette.requests import HTTPConnection
 
 from app.parlour import Parlour
@@ -41,7 +42,61 @@ BOT_BUCKETS = (0.01, 0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 5.0, 10.0, 30.0)
 PAUSE_BUCKETS = (0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25)
 
 
-def _feed(times: RecentTimes, histogram: Histogram, parts: Histogram | None = None) -> None:
+class Counts:
+    """One histogram's counts by bucket and their sum. Observing is a bisection and two additions:
+    the client library's ``Histogram.observe`` takes a lock for the sum and another for the
+    bucket, about 2.4 µs against 0.3 µs here, five or six times a move. No lock is needed: a
+    histogram is observed from the event loop's thread, or (the collector's pauses) from the
+    callback of a collector pass, and passes never overlap."""
+
+    __slots__ = ("bounds", "counts", "total")
+
+    def __init__(self, bounds: Sequence[float]) -> None:
+        self.bounds = tuple(bounds)
+        self.counts = [0] * (len(self.bounds) + 1)  # the last: above every bound (+Inf only)
+        self.total = 0.0
+
+    def observe(self, seconds: float) -> None:
+        self.counts[bisect_left(self.bounds, seconds)] += 1  # "le": a value on a bound is in it
+        self.total += seconds
+
+    def cumulative(self) -> list[tuple[str, float]]:
+        out: list[tuple[str, float]] = []
+        running = 0
+        for bound, count in zip((*map(floatToGoString, self.bounds), "+Inf"), self.counts, strict=True):
+            running += count
+            out.append((bound, running))
+        return out
+
+
+class Histograms(Collector):
+    """A histogram family exposed at each scrape from ``Counts`` (one per label value, or one
+    without labels)."""
+
+    def __init__(self, name: str, documentation: str, labels: Sequence[str] = (), *,
+                 buckets: Sequence[float], registry: CollectorRegistry) -> None:
+        self.name, self.documentation, self.label_names = name, documentation, tuple(labels)
+        self.buckets = tuple(buckets)
+        self.children: dict[tuple[str, ...], Counts] = {}
+        registry.register(self)
+
+    def labels(self, *values: str) -> Counts:
+        child = self.children.get(values)
+        if child is None:
+            child = self.children[values] = Counts(self.buckets)
+        return child
+
+    def describe(self) -> list[Metric]:
+        return []
+
+    def collect(self) -> Iterator[Metric]:
+        family = HistogramMetricFamily(self.name, self.documentation, labels=self.label_names)
+        for values, child in sorted(self.children.items()):
+            family.add_metric(list(values), child.cumulative(), child.total)
+        yield family
+
+
+def _feed(times: RecentTimes, histogram: Counts, parts: Histograms | None = None) -> None:
     """Every duration ``times`` records is observed by ``histogram`` too (and its parts, if any,
     by ``parts``, labelled by the part's name)."""
     whole = histogram.observe
@@ -55,7 +110,7 @@ def _feed(times: RecentTimes, histogram: Histogram, parts: Histogram | None = No
         for name, took in (named or {}).items():
             child = by_part.get(name)
             if child is None:  # resolved once per part: a move is the hot path
-                child = by_part[name] = parts.labels(part=name).observe
+                child = by_part[name] = parts.labels(name).observe
             child(took)
 
     times.sinks.append(observe)
@@ -68,24 +123,24 @@ class Exporter:
         self.registry = CollectorRegistry()
         reg = self.registry
         _feed(parlour.mover.times,
-              Histogram("parlour_move_seconds", "A move played through this process, from its arrival to every "
-                        "view of it queued", buckets=FAST_BUCKETS, registry=reg),
-              Histogram("parlour_move_part_seconds", "Where a move's time went: waiting for its table (held), "
-                        "the engine (applied), the commit (stored), building the views (shown)", ["part"],
-                        buckets=FAST_BUCKETS, registry=reg))
+              Histograms("parlour_move_seconds", "A move played through this process, from its arrival to every "
+                         "view of it queued", buckets=FAST_BUCKETS, registry=reg).labels(),
+              Histograms("parlour_move_part_seconds", "Where a move's time went: waiting for its table (held), "
+                         "the engine (applied), the commit (stored), building the views (shown)", ["part"],
+                         buckets=FAST_BUCKETS, registry=reg))
         _feed(parlour.journal.write_times,
-              Histogram("parlour_commit_seconds", "A transaction storing a batch of moves, from its start to its "
-                        "commit", buckets=FAST_BUCKETS, registry=reg))
+              Histograms("parlour_commit_seconds", "A transaction storing a batch of moves, from its start to its "
+                         "commit", buckets=FAST_BUCKETS, registry=reg).labels())
         _feed(parlour.loop_lag.lateness,
-              Histogram("parlour_loop_lateness_seconds", "How late the event loop ran a timer due every "
-                        f"{parlour.loop_lag.every:g} s", buckets=FAST_BUCKETS, registry=reg))
+              Histograms("parlour_loop_lateness_seconds", "How late the event loop ran a timer due every "
+                         f"{parlour.loop_lag.every:g} s", buckets=FAST_BUCKETS, registry=reg).labels())
         _feed(parlour.bot_pool.thinking,
-              Histogram("parlour_bot_decision_seconds", "A bot's decision, from the ask (queueing included) to its "
-                        "worker's answer", buckets=BOT_BUCKETS, registry=reg))
-        pauses = Histogram("parlour_gc_pause_seconds", "The cyclic garbage collector's passes, by generation",
-                           ["generation"], buckets=PAUSE_BUCKETS, registry=reg)
+              Histograms("parlour_bot_decision_seconds", "A bot's decision, from the ask (queueing included) to its "
+                         "worker's answer", buckets=BOT_BUCKETS, registry=reg).labels())
+        pauses = Histograms("parlour_gc_pause_seconds", "The cyclic garbage collector's passes, by generation",
+                            ["generation"], buckets=PAUSE_BUCKETS, registry=reg)
         for generation, times in parlour.collector.pauses.items():
-            _feed(times, pauses.labels(generation=str(generation)))
+            _feed(times, pauses.labels(str(generation)))
         reg.register(LiveFigures(parlour))
         ProcessCollector(registry=reg)  # CPU seconds, resident memory, open files (Linux)
         PlatformCollector(registry=reg)

@@ -12,10 +12,12 @@ from typing import Any
 
 import httpx
 import pytest
+from prometheus_client import CollectorRegistry, generate_latest
 from prometheus_client.parser import text_string_to_metric_families
 
 from app.tables import bot_pool as bot_pool_module
 from app.tables.bot_pool import BotPool
+from app.web.prometheus import Histograms
 from tests.conftest import make_settings
 from tests.support.play import play_one, started_table
 from tests.support.stats import OWN_MACHINE, own_stats
@@ -66,6 +68,21 @@ def test_the_moves_their_parts_and_commits_are_counted_as_they_are_played(client
     assert got["parlour_moves_stored_total"] == 5
     assert 1 <= got["parlour_commit_seconds_count"] <= 5  # moves may share a commit
     assert got["parlour_tables_in_memory"] >= 1
+
+
+def test_a_duration_on_a_bucket_bound_counts_in_that_bucket_and_every_one_above() -> None:
+    registry = CollectorRegistry()
+    moves = Histograms("m_seconds", "durations", ["part"], buckets=(0.001, 0.01, 1.0), registry=registry)
+    for seconds in (0.0005, 0.001, 0.002, 0.01, 0.5, 3.0):
+        moves.labels("held").observe(seconds)
+    samples = {(s.name, s.labels.get("le")): s.value
+               for family in text_string_to_metric_families(generate_latest(registry).decode())
+               for s in family.samples if s.labels.get("part") == "held"}
+    assert samples[("m_seconds_bucket", "0.001")] == 2  # 0.0005 and 0.001 itself ("le")
+    assert samples[("m_seconds_bucket", "0.01")] == 4
+    assert samples[("m_seconds_bucket", "1.0")] == 5
+    assert samples[("m_seconds_bucket", "+Inf")] == samples[("m_seconds_count", None)] == 6
+    assert samples[("m_seconds_sum", None)] == pytest.approx(3.5135)
 
 
 def test_sockets_and_the_loops_lateness_are_read_as_they_are(client: Any) -> None:
