@@ -245,6 +245,11 @@ def page_weight(page: Page, api: httpx.Client) -> int:
 PARTS = ("units", "order", "garrison", "neutral_force", "support", "card", "blade")
 
 
+def signed(value: int) -> str:
+    """A strength as the panel writes it: a sign always, the typographic minus (a March −1)."""
+    return f"+{value}" if value > 0 else str(value).replace("-", "−")
+
+
 def check_combat_panel(page: Page, view: dict[str, Any]) -> None:
     """The combat panel adds up each side's strength part by part: the engine's own breakdown
     row by row when the view carries one; else the parts the view itself shows (the attacking
@@ -261,8 +266,8 @@ def check_combat_panel(page: Page, view: dict[str, Any]) -> None:
                 if part not in breakdown[side] or (part in ("garrison", "order") and not value and side == "defender"):
                     continue
                 cell = col.locator(f"tr[data-part={part}] td")
-                expect(cell).to_have_text("…" if value is None else (f"+{value}" if value > 0 else str(value)))
-            expect(col.locator("tr[data-part=total] td")).to_have_text(str(breakdown[side]["total"]))
+                expect(cell).to_have_text("…" if value is None else signed(value))
+            expect(col.locator("tr[data-part=total] td")).to_have_text(str(breakdown[side]["total"]).replace("-", "−"))
         elif side == "attacker":
             strength = {"footman": 1, "knight": 2, "ship": 1, "siege-engine": 0}
             units = sum(strength[k] for k in c["army"])
