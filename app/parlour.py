@@ -76,6 +76,7 @@ class Parlour:
         self.replays = Replays(self.sessions)  # the books of finished games watched lately
 
     async def start(self) -> None:
+        memory.limit_arenas()  # before the journal's thread
         await self.journal.start()
         await self.notifier.start(self.hub.on_notification)
         await self.clocks.start()

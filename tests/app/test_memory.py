@@ -4,6 +4,8 @@ holds what is live, not its busiest hour (app/server/memory.py, the sweeper in a
 from __future__ import annotations
 
 import asyncio
+import os
+import subprocess
 import sys
 from pathlib import Path
 
@@ -48,3 +50,37 @@ async def test_the_sweeper_trims_every_memory_trim_seconds_and_never_when_it_is_
         finally:
             await p.stop()
         assert bool(calls) is expect_some, (every, calls)
+
+
+ARENAS_SEEN = """
+import ctypes, ctypes.util, sys, threading
+from app.server import memory
+if sys.argv[1] == "limited":
+    assert memory.limit_arenas(2)
+started = threading.Barrier(8)
+def allocate():
+    started.wait()  # all at once: each thread meets the others in the allocator
+    kept = [bytearray(2000) for _ in range(2000)]
+    started.wait()
+threads = [threading.Thread(target=allocate) for _ in range(8)]
+for t in threads: t.start()
+for t in threads: t.join()
+ctypes.CDLL(ctypes.util.find_library("c")).malloc_stats()  # one "Arena N:" per arena, on stderr
+"""
+
+
+@pytest.mark.parametrize(("how", "most"), [("limited", 2), ("as_glibc_does", 99)])
+def test_the_server_keeps_two_malloc_arenas_where_glibc_would_give_each_thread_its_own(how: str, most: int) -> None:
+    env = {k: v for k, v in os.environ.items() if k != "MALLOC_ARENA_MAX"}
+    done = subprocess.run([sys.executable, "-c", ARENAS_SEEN, how], capture_output=True, text=True, env=env,
+                          cwd=Path(__file__).resolve().parents[2], check=True)
+    arenas = done.stderr.count("Arena ")
+    if how == "limited":
+        assert 1 <= arenas <= most, done.stderr
+    else:
+        assert arenas > 2, done.stderr  # the control: unlimited, the eight threads took arenas of their own
+
+
+def test_a_hosts_own_malloc_arena_max_is_left_as_it_is(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("MALLOC_ARENA_MAX", "4")
+    assert not memory.limit_arenas()
