@@ -20,7 +20,7 @@ const state = {
   table: null, // public summary: players, status, awaiting…
   view: null, seq: 0, moves: [], awaiting: [], result: null, seed: null,
   pending: false, socket: null, retry: 0, freshLog: true, renderer: null, rendererGame: null,
-  logCount: 0, error: null, wasMine: false, lostTimer: null,
+  logCount: 0, error: null, wasMine: false, lostTimer: null, decision: 0, asked: null,
 };
 
 // Measurements any page may read (window.parlourMetrics): when the first view was drawn and
@@ -150,6 +150,13 @@ function onTable(table) {
 }
 
 function onView(msg) {
+  // a decision begins (speak.js says "Your turn" once per decision): the seat becomes awaited,
+  // the step or its sentence changes, or the connection is back; not the seat's own move that
+  // leaves it at the same step (A Game of Thrones' orders, one area after another)
+  const p = msg.view && msg.view.prompt;
+  const asked = msg.seat != null && (msg.awaiting || []).includes(msg.seat) ? `${p && p.kind}\n${p && p.text}` : null;
+  if (asked && (asked !== state.asked || state.freshLog)) state.decision++;
+  state.asked = asked;
   state.seq = msg.seq;
   state.you = msg.seat;
   state.view = msg.view;
@@ -189,6 +196,7 @@ function onError(msg) {
     return;
   }
   state.pending = false;
+  state.decision++; // refused: the decision is open again
   state.error = { code: msg.error || "refused", message: msg.message || "That was refused.", seq: state.seq };
   document.body.classList.remove("pending");
   flash(state.error.message);
@@ -271,6 +279,7 @@ function renderPrompt() {
   frame.bar.classList.toggle("quiet", quiet);
   box.classList.toggle("yours", mineToPlay);
   frame.bar.classList.toggle("yours", mineToPlay);
+  frame.bar.dataset.decision = state.decision;
   const spoken = who ? `${who} — ${text}` : text;
   document.title = mineToPlay ? `● Your turn — ${baseTitle}` : baseTitle;
   if (mineToPlay && !state.wasMine && !state.pending) {
