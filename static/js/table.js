@@ -413,7 +413,7 @@ function chime() {
 }
 
 function setupSound() {
-  const head = document.querySelector(".table-head");
+  const head = $("head-more");
   if (!head || !boot.you) return;
   const button = el("button", { type: "button", id: "sound-toggle", class: "sound-toggle", "aria-pressed": String(soundOn()) });
   const paint = () => {
@@ -678,6 +678,9 @@ function setup() {
   const words = (e) => import("./describe.js").then((m) => m.asked(e, boot, state.ctx));
   $("describe").onclick = words;
   document.addEventListener("keydown", words);
+  // the header's menu on a phone (static/js/menu.js, fetched on its first use)
+  const more = $("more-toggle");
+  if (more) more.onclick = () => import("./menu.js").then((m) => m.toggle(more));
   const nb = $("notify-me");
   if (nb) nb.onclick = () => import("./away.js").then((m) => m.ask(boot, nb));
   // the seats this browser holds, for the front page's "Your tables"
