@@ -1,9 +1,9 @@
-// The table header's menu on a phone: one button (#more-toggle, aria-expanded) shows or hides
+// The table header's menu below 1000 px wide: one button (#more-toggle, aria-expanded) shows or hides
 // the seat's alerts (notifications, the sound) in a panel laid over the page, so nothing moves.
 // A disclosure: Enter, Space or a tap opens and closes it (the focus stays on the button; Tab goes
 // on into the panel); Escape closes it and puts the focus back on its button; a tap elsewhere or
-// the focus leaving both closes it. On a wide screen the
-// button is hidden and the panel's buttons sit in the header. Fetched on the button's first use.
+// the focus leaving both closes it. On a wider screen the button is hidden and the panel's
+// buttons sit in the header. Fetched on the button's first use.
 let wired = false;
 
 export function toggle(button, open = button.getAttribute("aria-expanded") !== "true") {

@@ -150,9 +150,7 @@ function onTable(table) {
 }
 
 function onView(msg) {
-  // a decision begins (speak.js says "Your turn" once per decision): the seat becomes awaited,
-  // the step or its sentence changes, or the connection is back; not the seat's own move that
-  // leaves it at the same step (A Game of Thrones' orders, one area after another)
+  // a new decision (speak.js): the seat newly awaited, another step or sentence, a new connection
   const p = msg.view && msg.view.prompt;
   const asked = msg.seat != null && (msg.awaiting || []).includes(msg.seat) ? `${p && p.kind}\n${p && p.text}` : null;
   if (asked && (asked !== state.asked || state.freshLog)) state.decision++;
@@ -678,7 +676,7 @@ function setup() {
   const words = (e) => import("./describe.js").then((m) => m.asked(e, boot, state.ctx));
   $("describe").onclick = words;
   document.addEventListener("keydown", words);
-  // the header's menu on a phone (static/js/menu.js, fetched on its first use)
+  // the header's menu on a phone
   const more = $("more-toggle");
   if (more) more.onclick = () => import("./menu.js").then((m) => m.toggle(more));
   const nb = $("notify-me");
