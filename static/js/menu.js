@@ -4,13 +4,16 @@
 // on into the panel); Escape closes it and puts the focus back on its button; a tap elsewhere or
 // the focus leaving both closes it. On a wider screen the button is hidden and the panel's
 // buttons sit in the header. Fetched on the button's first use.
-let wired = false;
+let wired = null;
 
-export function toggle(button, open = button.getAttribute("aria-expanded") !== "true") {
+export async function toggle(button, open = button.getAttribute("aria-expanded") !== "true") {
   const panel = document.getElementById(button.getAttribute("aria-controls"));
   const head = button.closest(".table-head");
   if (!wired) {
-    wired = true;
+    // its style sheet first (the panel is not shown before it has come)
+    const sheet = Object.assign(document.createElement("link"), { rel: "stylesheet", href: "/static/css/menu.css" });
+    wired = new Promise((done) => { sheet.onload = sheet.onerror = done; });
+    document.head.append(sheet);
     const shut = (focus) => {
       if (button.getAttribute("aria-expanded") !== "true") return;
       toggle(button, false);
@@ -24,6 +27,7 @@ export function toggle(button, open = button.getAttribute("aria-expanded") !== "
       if (e.relatedTarget && !panel.contains(e.relatedTarget) && e.relatedTarget !== button) shut(false);
     });
   }
+  await wired;
   button.setAttribute("aria-expanded", String(open));
   head.classList.toggle("more-open", open);
 }
