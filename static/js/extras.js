@@ -65,3 +65,18 @@ async function playAgain(e, boot, flash) {
   if (!resp.ok) { flash(body.message || "A new table could not be set up."); button.disabled = false; return; }
   location.href = body.seat_url;
 }
+
+// The symbols and the rules: fetched the first time their tab opens (the browser keeps them).
+export async function help(panel) {
+  const url = panel.dataset.help;
+  if (!url) return; // asked twice while this module came
+  delete panel.dataset.help;
+  try {
+    const r = await fetch(url);
+    if (!r.ok) throw new Error(r.status);
+    panel.innerHTML = await r.text();
+  } catch {
+    panel.dataset.help = url;
+    panel.firstElementChild.textContent = "Not connected — open the tab again.";
+  }
+}

@@ -4,8 +4,11 @@
 //   of a first view or a reconnection are history, never spoken. A line leaves the region after
 //   a while, so that reading the page does not meet a second copy of the log.
 // - #announce-turn (assertive): the seat's own turn with the prompt ("Your turn — Choose an
-//   action"), once per decision: again after the seat's move or the connection came back, or
-//   when the sentence changes, never because somebody else at the table moved.
+//   action"), once per decision. table.js numbers the decisions on the bar (data-decision): a new
+//   one when the seat becomes awaited, when the step asked (the prompt's kind) or its sentence
+//   changes, after a refusal and when the connection is back; never because somebody else at the
+//   table moved, nor after a move of the seat's own that leaves it at the same step (A Game of
+//   Thrones' orders, placed one area after another; Towers of Babylon's main phase).
 // Fetched with the first new log line: never in a game's first view (the page title already says
 // "● Your turn" when the page opens on one).
 const $ = (id) => document.getElementById(id);
@@ -27,17 +30,16 @@ export function say(text) {
 // is on its way); its sentence is read once the board (and the sentence its renderer gives the
 // bar) has been drawn, without the "also awaited" tail, which changes as the others decide
 function watch() {
-  if (!bar.classList.contains("yours")) { told = null; clearTimeout(timer); return; }
   clearTimeout(timer);
+  if (!bar.classList.contains("yours") || bar.dataset.decision === told) return;
   timer = setTimeout(() => {
-    if (!bar.classList.contains("yours")) return;
     const text = prompt.textContent.replace(/ \(also awaited: .*\)$/, "").trim();
-    if (!text || text === told) return;
-    told = text;
+    if (!bar.classList.contains("yours") || !text) return;
+    told = bar.dataset.decision;
     $("announce-turn").replaceChildren(line(text));
   }, 60);
 }
 
-new MutationObserver(watch).observe(bar, { attributes: true, attributeFilter: ["class"] });
+new MutationObserver(watch).observe(bar, { attributes: true, attributeFilter: ["class", "data-decision"] });
 new MutationObserver(watch).observe(prompt, { childList: true, subtree: true, characterData: true });
 watch();

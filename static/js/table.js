@@ -20,7 +20,7 @@ const state = {
   table: null, // public summary: players, status, awaiting…
   view: null, seq: 0, moves: [], awaiting: [], result: null, seed: null,
   pending: false, socket: null, retry: 0, freshLog: true, renderer: null, rendererGame: null,
-  logCount: 0, error: null, wasMine: false, lostTimer: null,
+  logCount: 0, error: null, wasMine: false, lostTimer: null, decision: 0, asked: null,
 };
 
 // Measurements any page may read (window.parlourMetrics): when the first view was drawn and
@@ -124,7 +124,8 @@ function receive(msg) {
   switch (msg.type) {
     case "table": onTable(msg.table); break;
     case "view": onView(msg); break;
-    case "chat": onChat(msg.messages); break;
+    // drawn by a module fetched with the first message (a fresh table has none: not in its first view)
+    case "chat": import("./chat.js").then((m) => m.show(msg.messages, { state, boot, nameOf, lastRead, markRead, chatRefused, renderResult, readKey })); break;
     case "error": onError(msg); break;
     case "clock": import("./clock.js").then((m) => { state.clocks = m; m.show(msg, nameOf, mySeat()); }); break;
     default: break;
@@ -150,6 +151,11 @@ function onTable(table) {
 }
 
 function onView(msg) {
+  // a new decision (speak.js): the seat newly awaited, another step or sentence, a new connection
+  const p = msg.view && msg.view.prompt;
+  const asked = msg.seat != null && (msg.awaiting || []).includes(msg.seat) ? `${p && p.kind}\n${p && p.text}` : null;
+  if (asked && (asked !== state.asked || state.freshLog)) state.decision++;
+  state.asked = asked;
   state.seq = msg.seq;
   state.you = msg.seat;
   state.view = msg.view;
@@ -189,6 +195,7 @@ function onError(msg) {
     return;
   }
   state.pending = false;
+  state.decision++; // refused: the decision is open again
   state.error = { code: msg.error || "refused", message: msg.message || "That was refused.", seq: state.seq };
   document.body.classList.remove("pending");
   flash(state.error.message);
@@ -271,6 +278,7 @@ function renderPrompt() {
   frame.bar.classList.toggle("quiet", quiet);
   box.classList.toggle("yours", mineToPlay);
   frame.bar.classList.toggle("yours", mineToPlay);
+  frame.bar.dataset.decision = state.decision;
   const spoken = who ? `${who} — ${text}` : text;
   document.title = mineToPlay ? `● Your turn — ${baseTitle}` : baseTitle;
   if (mineToPlay && !state.wasMine && !state.pending) {
@@ -404,7 +412,7 @@ function chime() {
 }
 
 function setupSound() {
-  const head = document.querySelector(".table-head");
+  const head = $("head-more");
   if (!head || !boot.you) return;
   const button = el("button", { type: "button", id: "sound-toggle", class: "sound-toggle", "aria-pressed": String(soundOn()) });
   const paint = () => {
@@ -547,47 +555,6 @@ function markRead() {
   try { localStorage.setItem(readKey(), String(Math.max(...ids))); } catch { /* private mode */ }
 }
 
-function onChat(messages) {
-  const chat = $("chat");
-  const panel = $("tab-chat");
-  let read = lastRead();
-  if (Number.isNaN(read)) { // a first visit: what was said before counts as read
-    read = Math.max(0, ...messages.map((m) => m.id));
-    try { localStorage.setItem(readKey(), String(read)); } catch { /* private mode */ }
-  }
-  for (const m of messages) {
-    if (chat.querySelector(`[data-id="${m.id}"]`)) continue;
-    const who = m.seat != null && state.table && state.table.labels ? nameOf(m.seat) : m.name;
-    chat.append(el("li", { "data-id": m.id }, el("span", { class: "name", text: who }), " ", chatText(m.text)));
-    if (state.chatSent && boot.you && m.name === boot.you.name && m.text === state.chatSent) {
-      state.chatSent = null;
-      const input = $("chat-text");
-      if (input) input.value = "";
-      chatRefused(null);
-    }
-    const again = m.text.match(/^Play again\? New table: (\S+)$/);
-    if (again) {
-      state.again = { href: new URL(again[1], location.href).pathname, by: m.name, mine: boot.you && m.name === boot.you.name };
-      renderResult();
-    }
-  }
-  panel.scrollTop = panel.scrollHeight;
-  if (panel.hidden) {
-    const unread = [...chat.querySelectorAll("[data-id]")].filter((n) => +n.dataset.id > read).length;
-    const badge = $("chat-unread");
-    badge.hidden = !unread;
-    badge.textContent = unread ? String(unread) : "";
-    $("t-chat").setAttribute("aria-label", unread ? `Chat, ${unread} unread` : "Chat");
-  } else markRead();
-}
-
-// an invitation link to this site becomes a link; everything else stays text
-function chatText(text) {
-  const m = text.match(/^(.*?)(https?:\/\/\S+\/join\/[A-Za-z0-9]+)$/);
-  if (!m || new URL(m[2]).host !== location.host) return el("span", { text });
-  return el("span", {}, m[1], el("a", { href: new URL(m[2]).pathname, text: m[2] }));
-}
-
 function chatRefused(message) {
   const box = $("chat-error");
   if (!box) { if (message) flash(message); return; }
@@ -610,20 +577,6 @@ function flash(text) {
   flashTimer = setTimeout(() => { box.hidden = true; }, 6000);
 }
 
-// the symbols and the rules: fetched the first time their tab opens (the browser keeps them)
-async function openHelp(panel) {
-  const url = panel.dataset.help;
-  delete panel.dataset.help;
-  try {
-    const r = await fetch(url);
-    if (!r.ok) throw new Error(r.status);
-    panel.innerHTML = await r.text();
-  } catch {
-    panel.dataset.help = url;
-    panel.firstElementChild.textContent = "Not connected — open the tab again.";
-  }
-}
-
 function setupTabs() {
   const tabs = [...document.querySelectorAll('#table [role="tab"]')];
   const choose = (tab, focus) => {
@@ -633,7 +586,7 @@ function setupTabs() {
       t.tabIndex = on ? 0 : -1;
       const panel = $(t.getAttribute("aria-controls"));
       panel.hidden = !on;
-      if (on && panel.dataset.help) openHelp(panel);
+      if (on && panel.dataset.help) import("./extras.js").then((m) => m.help(panel));
     });
     if (focus) tab.focus();
     if (tab.id === "t-chat") {
@@ -660,15 +613,13 @@ function setup() {
   setupTabs();
   setupSound();
   const copy = $("copy-link");
-  if (copy) copy.addEventListener("click", async () => {
-    const input = $("invite-link");
-    try { await navigator.clipboard.writeText(input.value); } catch { input.select(); document.execCommand("copy"); }
-    copy.textContent = "Copied";
-    setTimeout(() => { copy.textContent = "Copy"; }, 2000);
-  });
+  if (copy) copy.onclick = () => import("./waiting.js").then((m) => m.copy(copy));
   const words = (e) => import("./describe.js").then((m) => m.asked(e, boot, state.ctx));
   $("describe").onclick = words;
   document.addEventListener("keydown", words);
+  // the header's menu on a phone
+  const more = $("more-toggle");
+  if (more) more.onclick = () => import("./menu.js").then((m) => m.toggle(more));
   const nb = $("notify-me");
   if (nb) nb.onclick = () => import("./away.js").then((m) => m.ask(boot, nb));
   // the seats this browser holds, for the front page's "Your tables"

@@ -40,3 +40,11 @@ export async function start(boot) {
     button.disabled = false;
   }
 }
+
+/** The waiting room's "Copy" beside the invitation link. */
+export async function copy(button) {
+  const input = $("invite-link");
+  try { await navigator.clipboard.writeText(input.value); } catch { input.select(); document.execCommand("copy"); }
+  button.textContent = "Copied";
+  setTimeout(() => { button.textContent = "Copy"; }, 2000);
+}

@@ -19,6 +19,7 @@ Thrones (placing orders), on a phone (390×844), a laptop (1366×768) and a wide
 from __future__ import annotations
 
 import json
+import re
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -39,6 +40,8 @@ ENGINES = ("engines.london:ENGINE,engines.tower_of_london:ENGINE,engines.towers_
            "engines.game_of_thrones:ENGINE")
 CLOCK = {"kind": "fischer", "seconds": 1800, "increment": 10}
 GAMES = ["london", "tower_of_london", "towers_of_babylon", "game_of_thrones"]
+GAME_TITLES = {"london": "London", "tower_of_london": "Tower of London", "towers_of_babylon": "Towers of Babylon",
+               "game_of_thrones": "A Game of Thrones"}
 LOOKS = [("phone", "light"), ("phone", "dark"), ("laptop", "light"), ("laptop", "dark"), ("wide", "light"),
          ("tablet", "light")]
 
@@ -411,3 +414,109 @@ def test_axe_finds_nothing_serious_on_every_game_mid_turn(browser: Browser, serv
     bad = axe(page)
     close(page)
     assert not bad, json.dumps(bad, indent=1)[:6000]
+
+
+# The table's header: its box, its controls' boxes and names (the accessible name, as the tree
+# gives it), the title's box.
+HEADER = """() => {
+  const head = document.querySelector('#table .table-head');
+  const box = (n) => { const r = n.getBoundingClientRect(); return { top: r.top, bottom: r.bottom, left: r.left,
+    right: r.right, height: r.height, width: r.width }; };
+  const shown = (n) => n.checkVisibility({ checkVisibilityCSS: true }) && n.getBoundingClientRect().width > 0;
+  return { head: box(head), title: box(head.querySelector('h1')),
+    controls: [...head.querySelectorAll('button, a[href]')].filter(shown)
+      .map((n) => ({ id: n.id || n.textContent.trim(), ...box(n) })),
+    sideways: document.documentElement.scrollWidth - innerWidth };
+}"""
+
+
+def header_names(page: Page) -> list[str]:
+    """The header's buttons and links, by their accessible names, in the tree's order."""
+    names = []
+    for raw in page.locator("#table .table-head").aria_snapshot().splitlines():
+        m = re.match(r'^\s*- (button|link) "((?:[^"\\]|\\.)*)"', raw)
+        if m:
+            names.append(m[2])
+    return names
+
+
+@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("size", ["phone", "tablet", "laptop"])
+def test_the_header_is_one_row_and_each_of_its_controls_is_named_and_reached_by_the_keyboard(
+        browser: Browser, server: ServerProcess, mid_turn: dict[str, Scene], screenshots: Path, game: str,
+        size: str) -> None:
+    """One row of controls, as high as its tallest button (the phone's header had wrapped to two
+    or three rows of buttons since "Describe the board (D)" joined it): below 1000 px the seat's
+    alerts fold into one button, a disclosure; every control is named and reached with Tab;
+    the menu opens with Enter over the page (nothing moves), Escape closes it and the focus goes
+    back to its button; the D key still opens the board in words."""
+    scene = mid_turn[game]
+    page = open_seat(browser, server, scene, size)
+    m = page.evaluate(HEADER)
+    page.locator("#table .table-head").screenshot(path=str(screenshots / f"header-{game}-{size}.png"))
+    tallest = max(c["height"] for c in m["controls"])
+    assert m["head"]["height"] <= tallest + 2, f"the header is {m['head']['height']} px, its buttons {tallest}: {m}"
+    for c in [*m["controls"], m["title"]]:
+        assert c["top"] >= m["head"]["top"] - 1 and c["bottom"] <= m["head"]["bottom"] + 1, (c, m["head"])
+    assert all(c["width"] >= 24 and c["height"] >= 24 for c in m["controls"]), m
+    assert m["sideways"] <= 0, m
+    names = header_names(page)
+    alerts = ["Notify me", re.compile(r"^♪ Sound: (on|off)$")]
+    # the title's link first, then "Describe the board (D)", then the seat's alerts (or their menu)
+    assert names[0] == GAME_TITLES[game] and names[1] == "Describe the board (D)", names
+    head = page.locator("#table .table-head")
+    page.locator("#table .table-head h1 a").focus()
+    for_keyboard = [head.get_by_role("button", name="Describe the board (D)")]
+    toggle = head.get_by_role("button", name="Notifications and sound")
+    if size != "laptop":  # below 1000 px wide
+        assert names[2:] == ["Notifications and sound"], names
+        expect(toggle).to_have_attribute("aria-expanded", "false")
+        for_keyboard.append(toggle)
+    else:
+        expect(toggle).to_be_hidden()
+        for_keyboard += [head.get_by_role("button", name=a) for a in alerts]
+    for control in for_keyboard:  # Tab goes from one to the next, in this order
+        page.keyboard.press("Tab")
+        expect(control).to_be_focused()
+    if size != "laptop":
+        before = page.evaluate(CONTROLS)
+        page.keyboard.press("Enter")
+        expect(toggle).to_have_attribute("aria-expanded", "true")
+        menu = [head.get_by_role("button", name=a) for a in alerts]
+        for control in menu:
+            expect(control).to_be_visible()
+            page.keyboard.press("Tab")
+            expect(control).to_be_focused()
+            box = control.bounding_box()
+            assert box and box["width"] >= 44 and box["height"] >= 44, box
+        page.locator("#table .table-head").screenshot(path=str(screenshots / f"header-{game}-{size}-menu.png"))
+        page.screenshot(path=str(screenshots / f"header-{game}-{size}-menu-page.png"))
+        after = page.evaluate(CONTROLS)
+        moved = {k: (before[k], after[k]) for k in before.keys() & after.keys()
+                 if max(abs(before[k][0] - after[k][0]), abs(before[k][1] - after[k][1])) > 4}
+        assert not moved, moved
+        page.keyboard.press("Escape")
+        expect(toggle).to_have_attribute("aria-expanded", "false")
+        expect(toggle).to_be_focused()
+        for control in menu:
+            expect(control).to_be_hidden()
+        page.keyboard.press("Enter")  # open again, and a tap elsewhere closes it
+        expect(menu[0]).to_be_visible()
+        page.locator("#board").click(position={"x": 5, "y": 5})
+        expect(menu[0]).to_be_hidden()
+    # the D key: the board in words, and Escape back
+    page.locator("#table .table-head h1 a").focus()
+    page.keyboard.press("d")
+    expect(page.get_by_role("dialog")).to_be_visible()
+    page.keyboard.press("Escape")
+    expect(page.get_by_role("dialog")).to_have_count(0)
+    close(page)
+    # a spectator's header: one row too, the description its one button
+    watcher = browser.new_context(**context_args(size)).new_page()
+    watcher.goto(server.base + scene.table.watch_url())
+    watcher.wait_for_function("() => window.parlourMetrics && window.parlourMetrics.firstView !== null")
+    w = watcher.evaluate(HEADER)
+    names = header_names(watcher)
+    watcher.context.close()
+    assert names == [GAME_TITLES[game], "Describe the board (D)"], names
+    assert w["head"]["height"] <= max(c["height"] for c in w["controls"]) + 2, w

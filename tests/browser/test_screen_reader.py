@@ -8,15 +8,19 @@ See tests/browser/screen_reader.py for the listener."""
 
 from __future__ import annotations
 
+import contextlib
+import json
 import random
 import re
 import time
+from collections import Counter
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
+import websockets.sync.client as ws_client
 from playwright.sync_api import Browser, Page, expect
 
 from tests.browser import scenes
@@ -93,21 +97,47 @@ class Chooser:
         return self.rng.choice(usable)
 
 
+# the board drew the view of this seq (each game's board carries it)
+DRAWN = """(seq) => {
+  const b = document.querySelector('#board[data-seq]') || document.querySelector('#board [data-seq]');
+  return b && +b.dataset.seq >= seq; }"""
+
+
 def play_whole_game(table: scenes.Table, me: int, listener: Listener, names: dict[int, str],
                     choose: Callable[[Listener], tuple[str, bool]],
                     bots: Callable[[int, list[dict[str, Any]]], int], limit: int) -> None:
     """Plays the listener's seat to the end. ``choose`` names the button to press and says whether
-    pressing it sends a move (else it only prepares one: a card chosen, a Beefeater marked)."""
+    pressing it sends a move (else it only prepares one: a card chosen, a Beefeater marked).
+
+    The seat's turn is announced once per decision: when the seat becomes awaited, or the step
+    asked or its sentence changes (the prompt's kind and text, read from the API), never again
+    after a move of its own that leaves it at the same step, nor after a button that only prepares
+    a move."""
     page = listener.page
     turns = 0
-    fresh = True  # a new decision: its announcement is awaited before choosing
+    asked: tuple[Any, ...] = ()  # the step and sentence (kind, text) the seat last answered
+    left_at: tuple[Any, ...] = ()  # where its press left it: seq, kind, text
+
+    def here() -> tuple[Any, ...]:
+        prompt = table.view(me).get("prompt") or {}
+        return table.legal(me)[0], prompt.get("kind"), prompt.get("text")
+
     while play_others(table, me, listener, names, bots):
-        if fresh and (listener.heard("turn") or turns):
+        now = here()
+        page.wait_for_function(DRAWN, arg=now[0], timeout=15_000)
+        if now == left_at and now[1:] == asked:  # the same decision goes on: its turn is not said again
+            page.wait_for_timeout(150)  # time enough for it to be said, were it said
+            # (but the first: speak.js comes with the first line heard, and says the turn then)
+            assert len(listener.heard("turn")) <= turns + (not turns), (now, listener.heard("turn")[turns:])
+        elif listener.heard() or turns:  # the live regions are there (the first line was said)
             said = listener.wait_heard("turn", turns)
             assert said[-1].startswith("Your turn — "), said[-1]
-        elif fresh:  # the page opened on the seat's decision: its title says so
+            assert len(said) == turns + 1, f"a decision announced more than once: {said[turns:]}"
+        else:  # the page opened on the seat's decision: its title says so
             expect(page).to_have_title(re.compile("Your turn"))
+            page.wait_for_timeout(300)  # the live regions' module may be on its way with a first line
         turns = len(listener.heard("turn"))
+        asked = now[1:]
         name, sends = choose(listener)
         seq = table.legal(me)[0]
         listener.press(name)
@@ -118,7 +148,7 @@ def play_whole_game(table: scenes.Table, me: int, listener: Listener, names: dic
             page.keyboard.press("Enter")
         if sends:
             wait_processed(table, me, seq)
-        fresh = sends
+        left_at = here()
         assert listener.moves < limit, "the game did not end"
 
 
@@ -336,3 +366,114 @@ def test_a_seats_turn_is_announced_once_while_the_others_choose_at_the_same_time
     assert not any(t.startswith("Your turn — Choose two cards") for t in again), again
     assert not page.errors, page.errors  # type: ignore[attr-defined]
     page.context.close()
+
+
+# -- a spectator -----------------------------------------------------------------------------
+
+class Lines:
+    """The log lines one socket of the table receives after it opened, by the seq of the move
+    that made them (a spectator's socket: the public lines; a seat's: its own)."""
+
+    def __init__(self, sock: Any) -> None:
+        self.sock = sock
+        self.by_seq: dict[int, list[str]] = {}
+        self.seen = -1
+
+    def drain(self, seq: int) -> None:
+        while self.seen < seq:
+            msg = json.loads(self.sock.recv(timeout=15))
+            if msg["type"] != "view":
+                continue
+            if not msg.get("full"):  # a first view's lines are history
+                for e in msg.get("log") or []:
+                    self.by_seq.setdefault(e["seq"], []).append(e["text"])
+            self.seen = max(self.seen, msg["seq"])
+
+
+def thrones_pick(table: scenes.Table) -> Callable[[int, list[dict[str, Any]]], int]:
+    """A Game of Thrones' seats: an order on each area without one, then ready; afterwards the
+    first choice (never a take-back)."""
+    def pick(seat: int, legal: list[dict[str, Any]]) -> int:
+        placed = {a["id"] for a in table.view(seat)["areas"] if a.get("order") and a["order"]["seat"] == seat}
+        for want in (lambda m: m["type"] == "order" and m["area"] not in placed, lambda m: m["type"] == "ready",
+                     lambda m: m["type"] not in ("undo", "unorder", "order")):
+            found = next((i for i, m in enumerate(legal) if want(m)), None)
+            if found is not None:
+                return found
+        return 0
+    return pick
+
+
+# moves the log tells only later: an order placed (at the reveal), a march's steps (when it ends)
+TOLD_LATER = ("order", "march", "move")
+
+
+@pytest.mark.parametrize(("game", "players", "moves"), [("london", ("Ada", "Bea"), 40),
+                                                        ("tower_of_london", ("Ada", "Bea", "Cyd"), 30),
+                                                        ("game_of_thrones", ("Ada", "Bea", "Cyd"), 20)])
+def test_a_spectator_hears_every_move_once_with_the_movers_name_and_no_seats_private_details(
+        browser: Browser, server: ServerProcess, api: httpx.Client, game: str, players: tuple[str, ...],
+        moves: int) -> None:
+    """A spectator (no seat) hears each move of the seats, played through the API, once through the
+    polite live region, in the public log's words with the mover's name; never what only a seat's
+    own log says (the card a London player drew, the cards a Tower of London player chose), and
+    never a turn (the assertive region stays silent). A Game of Thrones' orders placed are told
+    at the reveal, as the log tells them ("Stark (Ada) is ready" meanwhile)."""
+    table = scenes.Table(api, game, players)
+    names = seat_names(api, table)
+    pick = {"london": scenes.london_chooser(4), "tower_of_london": scenes.tower_chooser(4),
+            "game_of_thrones": thrones_pick(table)}[game]
+    base = server.base.replace("http", "ws", 1)
+    with contextlib.ExitStack() as stack:
+        public = Lines(stack.enter_context(ws_client.connect(f"{base}/ws/watch/{table.code}", max_size=2**22)))
+        seats = {s: Lines(stack.enter_context(ws_client.connect(f"{base}/ws/seats/{tok}", max_size=2**22)))
+                 for s, tok in table.by_seat.items()}
+        opened = table.summary()["seq"]
+        for lines in (public, *seats.values()):
+            lines.drain(opened)
+        page = browser.new_context(**context_args("laptop")).new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(server.base + table.watch_url())
+        expect(page.get_by_role("region", name="Your move")).to_contain_text("Watching")
+        page.wait_for_function("() => window.parlourMetrics && window.parlourMetrics.firstView !== null")
+        listener = Listener(page, "spectator")
+        listener.start()
+        movers: dict[int, int] = {}  # seq -> the seat whose move made it
+        later: set[int] = set()  # the seqs of moves the log tells later
+        for _ in range(moves):
+            seat = table.awaiting()[0]
+            seq, legal = table.legal(seat)
+            move = legal[pick(seat, legal)]
+            table.play(seat, move, seq)
+            movers[seq + 1] = seat
+            if move["type"] in TOLD_LATER:
+                later.add(seq + 1)
+            for lines in (public, *seats.values()):
+                lines.drain(seq + 1)
+            said = sum(len(public.by_seq.get(s, [])) for s in movers)
+            page.wait_for_function("(n) => window.heard.polite.length >= n", arg=said, timeout=15_000)
+        page.wait_for_timeout(400)  # time enough for a line said twice, or a turn, to be heard
+        heard = listener.heard()
+        told = listener.heard("turn")
+        region = page.get_by_role("region", name="Your move").inner_text()
+        page.context.close()
+    logged = [line for s in sorted(movers) for line in public.by_seq.get(s, [])]
+    extra, missing = Counter(heard) - Counter(logged), Counter(logged) - Counter(heard)
+    assert not extra and not missing, {"heard, not logged": list(extra.elements()),
+                                       "logged, not heard once": list(missing.elements())}
+    assert heard == logged, "the lines were not said in the log's order"
+    unnamed = {s: public.by_seq.get(s) for s, seat in movers.items()
+               if s not in later and not any(names[seat] in line for line in public.by_seq.get(s, []))}
+    assert not unnamed, f"moves not said, or said without the mover's name: {unnamed}"
+    # what only a seat's own log says ("You drew Shops from the deck") is never said to a spectator
+    private = {line for lines in seats.values() for s in movers for line in lines.by_seq.get(s, [])
+               if line not in public.by_seq.get(s, [])}
+    if game != "game_of_thrones":  # (its private lines come later: a house card, a wildling card seen)
+        assert private, "the game logged nothing private: the test proves nothing"
+    tails = {re.sub(r"^You ", "", line) for line in private}
+    assert not [h for h in heard if any(h.endswith(t) for t in tails)], (heard, private)
+    assert not [h for h in heard if re.match(r"^Your?\b", h)], heard
+    assert told == [], f"a spectator was told of a turn: {told}"
+    assert "Your turn" not in region, region
+    assert not errors, errors

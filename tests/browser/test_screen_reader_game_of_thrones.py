@@ -364,3 +364,76 @@ def play_a_round(browser: Browser, server: ServerProcess, stack: contextlib.Exit
     print(f"{len(PRESSES)} choices by Tab and Enter, {sum(PRESSES)} keys; "
           f"{len(others.moves)} moves by the others, {spoken} lines heard of them; {len(said)} said in all; "
           f"{time.monotonic() - started:.0f} s")
+
+
+def test_the_seats_turn_is_said_once_through_its_orders_and_again_at_a_refusal_and_a_new_decision(
+        browser: Browser, server: ServerProcess) -> None:
+    """Planning is one decision, however many orders it takes: Stark's turn is said (assertively)
+    once, not again after each order placed, nor when the others place theirs; it is said again
+    when a move is refused, and when a new decision is Stark's after the planning."""
+    with contextlib.ExitStack() as stack:
+        api = stack.enter_context(httpx.Client(base_url=server.base, timeout=30))
+        table = Table(api, "game_of_thrones", NAMES)
+        me = table.view(0)["houses"].index("stark")
+        sock = stack.enter_context(ws_client.connect(
+            f"{server.base.replace('http', 'ws')}/ws/seats/{table.by_seat[me]}", max_size=2**22))
+        others = Others(api, table, sock, table.view(0)["houses"].index("baratheon"))
+        others.drain(table.summary()["seq"])
+        page = browser.new_context(**context_args("laptop")).new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(server.base + table.seat_url(me))
+        wait_drawn(page, table.summary()["seq"])
+        page.evaluate(HEAR_JS)
+        # the others place their orders and are ready: the first line heard brings the live
+        # regions, which say Stark's turn then, once
+        while rest := [s for s in table.awaiting() if s != me]:
+            others.play(rest[0])
+        page.wait_for_function("() => window.heard.some((l) => l.endsWith(' is ready'))")
+        page.wait_for_function("() => window.turns.length > 0")
+        page.wait_for_timeout(300)
+        assert turns(page) == ["Your turn — Place an order on every area holding your units, then declare "
+                               "yourself ready"], turns(page)
+        mine = page.get_by_role("region", name="Your areas")
+        for n, (area, order) in enumerate(STARK_ORDERS.items()):
+            button = mine.get_by_role("button", name=re.compile(f"^{re.escape(area)}, .*: no order yet$"))
+            if n == 0:
+                press(page, button)
+            else:  # the focus went on to the next area by itself
+                expect(button).to_be_focused()
+                page.keyboard.press("Enter")
+            dialog = page.get_by_role("dialog", name=area)
+            want = dialog.get_by_role("button", name=f"Place {order} on {area}")
+            expect(want).to_be_attached()
+            tab_to(page, want)
+            seq = drawn(page)
+            page.keyboard.press("Enter")
+            sent(page, seq)
+            expect(mine.get_by_role("button", name=re.compile(f"^{re.escape(area)}, .*: {re.escape(order)}$"))) \
+                .to_be_visible()
+            page.wait_for_timeout(300)  # time enough for the turn to be said again, were it said
+            assert len(turns(page)) == 1, f"said again after {n + 1} orders placed: {turns(page)}"
+        # a refusal (an order on an area Stark does not hold): the decision is open again, and said
+        before = len(heard(page))
+        page.evaluate("""() => import('/static/js/table.js').then((m) =>
+            m.sendMove({ type: 'order', area: 'dorne', order: 'raid' }))""")
+        page.wait_for_function("() => window.turns.length > 1")
+        page.wait_for_timeout(300)
+        assert turns(page)[1:] == [turns(page)[0]], turns(page)
+        assert len(heard(page)) == before, heard(page)[before:]  # a refusal is not a move of the log
+        # ready: the planning ends; the next decision that is Stark's is said, once
+        press(page, choices(page).get_by_role("button", name="Ready"))
+        for _ in range(60):
+            awaited = table.awaiting()
+            if me in awaited:
+                break
+            others.play(awaited[0])
+        else:
+            raise AssertionError("Stark was never awaited after the planning")
+        wait_drawn(page, table.summary()["seq"])
+        page.wait_for_function("() => window.turns.length > 2")
+        page.wait_for_timeout(300)
+        told = turns(page)
+        assert len(told) == 3 and told[2].startswith("Your turn — ") and "Place an order" not in told[2], told
+        assert not errors, errors
+        page.context.close()
