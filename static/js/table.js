@@ -124,6 +124,7 @@ function receive(msg) {
   switch (msg.type) {
     case "table": onTable(msg.table); break;
     case "view": onView(msg); break;
+    case "log": appendLog(msg.lines || [], false); break; // a line stored since the last view (a hint asked)
     case "chat": onChat(msg.messages); break;
     case "error": onError(msg); break;
     case "clock": import("./clock.js").then((m) => { state.clocks = m; m.show(msg, nameOf, mySeat()); }); break;
