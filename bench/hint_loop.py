@@ -7,8 +7,9 @@ A table allowing hints is played to mid-game by random legal moves (through the 
 and one spectator hold a websocket open, then the awaited seat asks for a hint at each of
 ``--asks`` decisions (a move played between them). Measured is the CPU time of the thread that
 runs the event loop — what other tables wait behind — from the ask until its answer, the worker's
-search excluded (it runs in another process; the loop idles meanwhile). Half the decisions time
-the whole ask; the other half time its parts one by one: the state encoded for the worker, the
+search excluded (it runs in another process; the loop idles meanwhile). A third of the decisions
+time the ask through its HTTP route ("http": the request, the seat's lookup, the answer's JSON),
+a third the ask itself ("ask"), a third its parts one by one: the state encoded for the worker, the
 labels, and the ask stored and told to the table (``Hints._record``). On SQLite; the websockets
 are the test client's (in-memory queues), so a socket's own write is not in the figure.
 """
@@ -20,6 +21,7 @@ import asyncio
 import random
 import statistics
 import tempfile
+import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack
@@ -49,6 +51,10 @@ async def acpu_ms(coro: Any) -> tuple[float, Any]:
     return (time.thread_time() - started) * 1000, out
 
 
+async def _thread_id() -> int:
+    return threading.get_ident()
+
+
 async def _warm(pool: Any) -> None:
     await asyncio.wrap_future(pool.warm().submit(int))
 
@@ -69,15 +75,17 @@ def run(game: str, asks: int, seed: int) -> dict[str, list[float]]:
 
     path, seats, moves = GAMES[game]
     rng = random.Random(seed)
-    figures: dict[str, list[float]] = {"ask": [], "encode": [], "labels": [], "record": [], "rebuild": [], "resend": [],
-                                     "sent_bytes": []}
+    parts = ("http", "ask", "encode", "labels", "record", "rebuild", "resend", "sent_bytes")
+    figures: dict[str, list[float]] = {part: [] for part in parts}
     with tempfile.TemporaryDirectory() as tmp, ExitStack() as stack:
         url = f"sqlite+aiosqlite:///{Path(tmp) / 'hints.db'}"
         migrate(url)
         settings = Settings(database_url=url, public_url=None,
                             engines=(path,), bot_think_seconds=0.05, clock_poll_seconds=3600)
         c = stack.enter_context(TestClient(create_app(settings), base_url="http://testserver"))
-        parlour = c.app.state.parlour
+        parlour: Any = getattr(c.app, "state").parlour  # noqa: B009 -- typed as a bare ASGI app
+        portal = c.portal
+        assert portal is not None
         founded = c.post("/api/tables", json={"game": game, "name": "Ada", "hints": True}).json()
         tokens = [founded["seat_token"]]
         for name in ("Bob", "Cyd", "Dot", "Eve", "Fay")[:seats - 1]:
@@ -92,7 +100,7 @@ def run(game: str, asks: int, seed: int) -> dict[str, list[float]]:
             token = by_seat[rng.choice(awaiting)]
             legal = c.get(f"/api/seats/{token}/moves").json()
             r = c.post(f"/api/seats/{token}/moves", json={"seq": legal["seq"], "move": rng.choice(legal["moves"])})
-            return r.status_code == 200
+            return bool(r.status_code == 200)
 
         for _ in range(moves):
             if not play_one():
@@ -139,12 +147,20 @@ def run(game: str, asks: int, seed: int) -> dict[str, list[float]]:
             figures["resend"].append(ms)
 
         # the bot workers started and loaded before the first ask (a first ask would time their start)
-        c.portal.call(_warm, parlour.bot_pool)
+        portal.call(_warm, parlour.bot_pool)
+        loop_clock = time.pthread_getcpuclockid(portal.call(_thread_id))
         for i in range(asks):
             list(sent())
-            c.portal.call(measure, i % 2 == 0)
+            if i % 3 == 2:  # the ask as a page makes it: the request, its route, the answer's JSON
+                awaiting = c.get(f"/api/tables/{founded['code']}").json()["awaiting"]
+                started = time.clock_gettime(loop_clock)
+                r = c.post(f"/api/seats/{by_seat[awaiting[0]]}/hint")
+                figures["http"].append((time.clock_gettime(loop_clock) - started) * 1000)
+                assert r.status_code == 200, r.text
+            else:
+                portal.call(measure, i % 3 == 0)
             time.sleep(0.02)  # the connections' drains
-            if i % 2 == 0:
+            if i % 3 != 1:
                 figures["sent_bytes"].append(float(sum(sent())))
             if not play_one():
                 break
@@ -154,13 +170,13 @@ def run(game: str, asks: int, seed: int) -> dict[str, list[float]]:
 def main(argv: list[str] | None = None) -> None:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--game", choices=[*GAMES, "both"], default="both")
-    p.add_argument("--asks", type=int, default=40)
+    p.add_argument("--asks", type=int, default=45)
     p.add_argument("--seed", type=int, default=31)
     a = p.parse_args(argv)
     for game in GAMES if a.game == "both" else (a.game,):
         f = run(game, a.asks, a.seed)
         print(f"{game} ({GAMES[game][1]} seats + a spectator, after {GAMES[game][2]} moves): loop CPU per ask")
-        for part in ("ask", "encode", "labels", "record", "rebuild", "resend"):
+        for part in ("http", "ask", "encode", "labels", "record", "rebuild", "resend"):
             print(f"  {part:7} {summary(f[part])}")
         print(f"  sent to the table's connections per ask: median {statistics.median(f['sent_bytes']) / 1024:.1f} KB")
 
