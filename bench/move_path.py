@@ -1,8 +1,9 @@
 """A London move's path through the server, in-process, without the network: checked, applied,
 stored in SQLite, and every seat's view built, encoded and handed to its socket (four sockets
-that take every message at once), its durations recorded for /api/stats and /metrics. What a saturated server spends per move apart from the load
-client, the event loop's polling and the kernel's socket work, measured in processor time,
-which other processes on a shared machine disturb far less than a load run's moves per second.
+that take every message at once), its durations recorded for /api/stats and /metrics. What a
+saturated server spends per move apart from the load client, the event loop's polling and the
+kernel's socket work, measured in processor time, which other processes on a shared machine
+disturb far less than a load run's moves per second.
 
     .venv/bin/python bench/move_path.py --moves 3000 --rounds 5
     perf stat -e instructions:u .venv/bin/python bench/move_path.py --moves 3000 --rounds 1

@@ -21,6 +21,7 @@ from collections import OrderedDict
 from typing import Any
 
 import orjson
+from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 
 from app.play.hub import Hub
@@ -29,6 +30,9 @@ from app.play.notify import Notifier
 from app.server.errors import ApiError
 from app.storage.models import HintAsked, SeatChange
 from app.tables.bot_pool import BotPool, plays_bots
+
+HINT_ASKED = "hint"
+"""The notification other processes hear an ask by: its seat ``s``, decision ``q`` and line ``x``."""
 
 REMEMBERED = 512
 """Hints kept in memory to answer a second ask at the same decision without searching again."""
@@ -45,6 +49,7 @@ class Hints:
         self._given: OrderedDict[tuple[int, int, int], dict[str, Any]] = OrderedDict()
         self._searching: dict[tuple[int, int, int], asyncio.Future[dict[str, Any]]] = {}
         self.given = 0
+        hub.listeners.notices[HINT_ASKED] = self._heard
 
     async def ask(self, live: LiveTable, player: PlayerInfo) -> dict[str, Any]:
         """The hint for ``player``'s current decision; the ask logged and counted once."""
@@ -101,22 +106,45 @@ class Hints:
 
     async def _record(self, table_id: int, player: PlayerInfo, seq: int) -> None:
         """Log the ask and count it, once per seat and decision (the database's unique key
-        settles a race between two processes)."""
+        settles a race between two processes); the table's connections here and in other
+        processes are sent the new line once it is stored."""
         async with self.tables.hold(table_id) as held:
             if held is None or player.seat is None:
                 return
-            name = held.seat_names().get(player.seat, player.name)
+            seat = player.seat
+            text = f"{held.seat_names().get(seat, player.name)} asked for a hint."
             try:
                 async with self.tables.sessions() as s, s.begin():
-                    s.add(HintAsked(table_id=table_id, seat=player.seat, seq=seq))
-                    s.add(SeatChange(table_id=table_id, seq=seq, seat=player.seat, text=f"{name} asked for a hint."))
-                    await self.notifier.in_transaction(s, table_id, "lobby")
+                    s.add(HintAsked(table_id=table_id, seat=seat, seq=seq))
+                    s.add(SeatChange(table_id=table_id, seq=seq, seat=seat, text=text))
+                    await self.notifier.in_transaction(s, table_id, HINT_ASKED, s=seat, q=seq, x=text)
             except IntegrityError:
                 return  # asked already at this decision (here or through another process)
-            self.hub.resend_logs(table_id)  # the line sits among the old ones
-            fresh = await self.tables.reload(held)
-            if fresh is not None:
-                self.hub.table_changed(fresh)
+            # The copy held is the stored table but for this line and count: both are added to
+            # it, rather than the table rebuilt from the database.
+            held.hints_asked[seat] = held.hints_asked.get(seat, 0) + 1
+            self._tell(held, seat, seq, text)
+
+    async def _heard(self, payload: dict[str, Any]) -> None:
+        """Another process stored an ask at a table: its line and the seat's count here too."""
+        table_id, seat, seq, text = int(payload["t"]), int(payload["s"]), int(payload["q"]), str(payload["x"])
+        async with self.tables.hold(table_id) as held:
+            if held is None:
+                return
+            # The count as stored: a copy loaded here around that ask may hold it already.
+            async with self.tables.sessions() as s:
+                asked = await s.scalar(select(func.count()).select_from(HintAsked)
+                                       .where(HintAsked.table_id == table_id, HintAsked.seat == seat))
+            held.hints_asked[seat] = int(asked or 0)
+            self._tell(held, seat, seq, text)
+
+    def _tell(self, live: LiveTable, seat: int, seq: int, text: str) -> None:
+        """The stored line into the table's log here (once) and to its connections, and the
+        public summary with the counts."""
+        if (seq, seat, text) not in live.seat_changes:
+            newest = live.add_line(seq, seat, text)
+            self.hub.push_line(live, seq, text, newest)
+        self.hub.push_table(live)
 
 
 def _labels(live: LiveTable, seat: int) -> dict[bytes, str]:

@@ -325,6 +325,20 @@ class Hub:
             if to is None or to(conn):
                 conn.send_raw(data)
 
+    def push_line(self, live: LiveTable, seq: int, text: str, newest: bool) -> None:
+        """A log line just stored after move ``seq`` (a hint asked; see ``LiveTable.add_line``).
+        The newest line of the log goes alone to each connection that has every line before
+        it (the others read it in their next view); a line landing among older ones means every
+        connection's whole view and log again."""
+        if not newest:
+            self.resend_logs(live.id)
+            self.push_views(live)
+            return
+        message = orjson.dumps({"type": "log", "lines": [{"seq": seq, "text": text}]})
+        for conn in list(self.rooms.get(live.id, ())):
+            if conn.last_seq >= seq:
+                conn.send_raw(message)
+
     def resend_logs(self, table_id: int) -> None:
         """The table's connections are sent their whole view and log with the next push: a
         line was stored among the old ones (a seat changing hands, a hint asked)."""

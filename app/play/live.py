@@ -22,6 +22,7 @@ import asyncio
 import re
 import time
 from array import array
+from bisect import bisect_right
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import asynccontextmanager
@@ -225,6 +226,14 @@ class LiveTable:
         private = event.get("private")
         text = private.get(seat_key, event["text"]) if private and seat_key is not None else event["text"]
         return self.render_text(text)
+
+    def add_line(self, seq: int, seat: int, text: str) -> bool:
+        """Keep a line just stored (a seat changing hands, a hint asked) in its place in the log:
+        after move ``seq`` and the lines stored there before it, where a load puts it too. True
+        when it is the log's newest line, so a connection that has all the others needs it alone."""
+        at = bisect_right(self.seat_changes, seq, key=lambda c: c[0])
+        self.seat_changes.insert(at, (seq, seat, text))
+        return at == len(self.seat_changes) - 1 and self.log.last_seq <= seq
 
     def settle(self) -> None:
         """Derive the awaited seats, the status and the result from a state of stored moves."""
@@ -519,8 +528,10 @@ def new_state(live: LiveTable) -> Any:
 async def load_bot_notes(s: Any, live: LiveTable) -> None:
     """A begun table's seat changes and hints asked (log lines), its standing handover votes
     (app/tables/bot_seats.py) and how many hints each seat asked for (app/features/hints.py)."""
+    # In the log's order (wire.log_for): by the move they follow, then as stored.
     changes = (await s.execute(select(SeatChange.seq, SeatChange.seat, SeatChange.text)
-                               .where(SeatChange.table_id == live.id).order_by(SeatChange.id))).all()
+                               .where(SeatChange.table_id == live.id)
+                               .order_by(SeatChange.seq, SeatChange.id))).all()
     live.seat_changes = [(c.seq, c.seat, c.text) for c in changes]
     if live.hints:
         asked = await s.execute(select(HintAsked.seat, func.count()).where(HintAsked.table_id == live.id)

@@ -124,6 +124,7 @@ function receive(msg) {
   switch (msg.type) {
     case "table": onTable(msg.table); break;
     case "view": onView(msg); break;
+    case "log": appendLog(msg.lines || [], false); break; // a line stored since the last view (a hint asked)
     // drawn by a module fetched with the first message (a fresh table has none: not in its first view)
     case "chat": import("./chat.js").then((m) => m.show(msg.messages, { state, boot, nameOf, lastRead, markRead, chatRefused, renderResult, readKey })); break;
     case "error": onError(msg); break;
