@@ -69,7 +69,7 @@ class Parlour:
                              think_seconds=settings.bot_think_seconds)
         self.clocks = ClockKeeper(self.tables, self.hub, self.mover, self.bot_pool,
                                   poll_seconds=settings.clock_poll_seconds, think_seconds=settings.bot_think_seconds)
-        self.hints = Hints(self.tables, self.hub, self.notifier, self.bot_pool,
+        self.hints = Hints(self.tables, self.hub, self.notifier, self.bot_pool, self.journal,
                            think_seconds=settings.bot_think_seconds)
         self.pusher = Pusher(self.tables, self.hub, settings)
         self.rematches = Rematcher(self.tables, self.rooms, self.hub, self.notifier)  # play again

@@ -4,7 +4,9 @@ A table allows hints only when its founder chose so. The hint is the good bot's 
 (engines/bots ``weigh``): its best two or three moves with the playouts that began with each and
 their average result, computed in the bot workers (app/tables/bot_pool.py: the same bounded queue and
 the same thinking time as a bot's move, never on the event loop) on a determinization of what the
-seat sees. Its first move is the move a good bot would play there.
+seat sees. Its first move is the move a good bot would play there, but where the bot's own rule
+decides without searching and the game names rivals to the rule's pick (A Game of Thrones'
+planning): the best of them played out, each with its playouts' average (``how`` "playouts").
 
 A hint is public, its content private: the log says "Ada asked for a hint" (stored, like a seat
 changing hands, as a line after the move it was asked at) and the end screen counts each seat's
@@ -25,23 +27,29 @@ from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 
 from app.play.hub import Hub
+from app.play.journal import Journal
 from app.play.live import LiveTable, LiveTables, PlayerInfo
 from app.play.notify import Notifier
 from app.server.errors import ApiError
-from app.storage.models import HintAsked, SeatChange
+from app.storage.models import HintAsked, SeatChange, utcnow
 from app.tables.bot_pool import BotPool, plays_bots
 
 HINT_ASKED = "hint"
 """The notification other processes hear an ask by: its seat ``s``, decision ``q`` and line ``x``."""
+
+# (the journal's SQLite path: its notifier has no one else to tell, one process holds the tables)
+SQLITE_ASK = "INSERT INTO hints_asked (table_id, seat, seq, created_at) VALUES (?, ?, ?, ?)"
+SQLITE_LINE = "INSERT INTO seat_changes (table_id, seq, seat, text, created_at) VALUES (?, ?, ?, ?, ?)"
 
 REMEMBERED = 512
 """Hints kept in memory to answer a second ask at the same decision without searching again."""
 
 
 class Hints:
-    def __init__(self, tables: LiveTables, hub: Hub, notifier: Notifier, pool: BotPool,
+    def __init__(self, tables: LiveTables, hub: Hub, notifier: Notifier, pool: BotPool, journal: Journal,
                  think_seconds: float = 0.9) -> None:
         self.tables = tables
+        self.journal = journal
         self.hub = hub
         self.notifier = notifier
         self.pool = pool
@@ -113,17 +121,31 @@ class Hints:
                 return
             seat = player.seat
             text = f"{held.seat_names().get(seat, player.name)} asked for a hint."
-            try:
-                async with self.tables.sessions() as s, s.begin():
-                    s.add(HintAsked(table_id=table_id, seat=seat, seq=seq))
-                    s.add(SeatChange(table_id=table_id, seq=seq, seat=seat, text=text))
-                    await self.notifier.in_transaction(s, table_id, HINT_ASKED, s=seat, q=seq, x=text)
-            except IntegrityError:
+            if not await self._store(table_id, seat, seq, text):
                 return  # asked already at this decision (here or through another process)
             # The copy held is the stored table but for this line and count: both are added to
             # it, rather than the table rebuilt from the database.
             held.hints_asked[seat] = held.hints_asked.get(seat, 0) + 1
             self._tell(held, seat, seq, text)
+
+    async def _store(self, table_id: int, seat: int, seq: int, text: str) -> bool:
+        """The ask and its line, stored once; False when they were already. With SQLite through
+        the journal, as a move: stored in a session of its own, the ask held the write lock
+        across several trips to the driver's thread, and one ask in three made a move's commit
+        wait for it (docs/PERFORMANCE.md, "Hints beside the humans")."""
+        stamp = utcnow().isoformat(sep=" ")
+        stored = await self.journal.insert_once([(SQLITE_ASK, (table_id, seat, seq, stamp)),
+                                                 (SQLITE_LINE, (table_id, seq, seat, text, stamp))])
+        if stored is not None:
+            return stored
+        try:
+            async with self.tables.sessions() as s, s.begin():
+                s.add(HintAsked(table_id=table_id, seat=seat, seq=seq))
+                s.add(SeatChange(table_id=table_id, seq=seq, seat=seat, text=text))
+                await self.notifier.in_transaction(s, table_id, HINT_ASKED, s=seat, q=seq, x=text)
+        except IntegrityError:
+            return False
+        return True
 
     async def _heard(self, payload: dict[str, Any]) -> None:
         """Another process stored an ask at a table: its line and the seat's count here too."""

@@ -24,7 +24,7 @@ import logging
 import queue
 import sqlite3
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -93,6 +93,14 @@ class Journal:
         fut: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
         self._queue.put_nowait((write, fut))
         return await fut
+
+    async def insert_once(self, rows: Sequence[tuple[str, tuple[Any, ...]]]) -> bool | None:
+        """Rows beside a table's moves (a line of its log, a count) stored together in one short
+        transaction the way a move is, so that they never hold the database's write lock across
+        the loop's other work while moves wait for it. True: stored; False: a unique key found
+        them there already (nothing stored). None: this journal stores no such rows, the caller's
+        own session does (PostgreSQL's row locks hold no other table's moves back)."""
+        return None
 
     async def _run(self) -> None:
         while True:
@@ -269,6 +277,34 @@ class SqliteJournal(Journal):
             return None
         self._wrote_on_loop(1)
         return stored
+
+    async def insert_once(self, rows: Sequence[tuple[str, tuple[Any, ...]]]) -> bool | None:
+        """On the loop when the write lock is free (a few inserts, no waiting), else on the
+        journal's thread behind the moves it is writing."""
+        if self._fast is not None and not self._pausing:
+            try:
+                return self._insert_on(self._fast, rows)
+            except sqlite3.OperationalError as exc:
+                if not self._transient(exc):
+                    raise
+        stored: bool = await self._call(self._insert_on, self._conn, rows)
+        return stored
+
+    @staticmethod
+    def _insert_on(conn: sqlite3.Connection | None, rows: Sequence[tuple[str, tuple[Any, ...]]]) -> bool:
+        assert conn is not None
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            for sql, params in rows:
+                conn.execute(sql, params)
+            conn.execute("COMMIT")
+        except sqlite3.IntegrityError:
+            conn.execute("ROLLBACK")
+            return False
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+        return True
 
     def _wrote_on_loop(self, moves: int) -> None:
         self.on_loop += 1

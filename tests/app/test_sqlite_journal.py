@@ -102,6 +102,39 @@ async def test_a_write_lock_held_elsewhere_is_waited_for_on_the_journals_thread_
     assert stored_seqs(sqlite_url, table) == [1]
 
 
+ASK = "INSERT INTO hints_asked (table_id, seat, seq, created_at) VALUES (?, ?, ?, '2026-12-02 00:00:00')"
+LINE = "INSERT INTO seat_changes (table_id, seq, seat, text, created_at) VALUES (?, ?, ?, ?, '2026-12-02 00:00:00')"
+
+
+def asks_and_lines(url: str, table_id: int) -> tuple[int, int]:
+    with sqlite3.connect(database_file(url)) as conn:
+        asks = conn.execute("SELECT count(*) FROM hints_asked WHERE table_id = ?", (table_id,)).fetchone()[0]
+        lines = conn.execute("SELECT count(*) FROM seat_changes WHERE table_id = ?", (table_id,)).fetchone()[0]
+    return asks, lines
+
+
+async def test_rows_beside_the_moves_are_stored_together_once_on_the_loop_a_unique_key_refusing_them_all(sqlite_url):
+    async with journal_beside_another_connection(sqlite_url) as (journal, table, _):
+        rows = [(ASK, (table, 0, 7)), (LINE, (table, 7, 0, "Ada asked for a hint."))]
+        assert await journal.insert_once(rows) is True
+        # the same ask again: its unique key refuses it, and the line with it (one transaction)
+        assert await journal.insert_once(rows) is False
+        line_first = [(LINE, (table, 8, 0, "Ada asked for a hint.")), (ASK, (table, 0, 7))]
+        assert await journal.insert_once(line_first) is False  # the ask refused after the line: both undone
+    assert asks_and_lines(sqlite_url, table) == (1, 1)
+
+
+async def test_rows_beside_the_moves_wait_for_a_lock_held_elsewhere_on_the_journals_thread(sqlite_url):
+    async with journal_beside_another_connection(sqlite_url) as (journal, table, other):
+        other.execute("BEGIN IMMEDIATE")
+        stored = asyncio.create_task(journal.insert_once([(ASK, (table, 1, 3))]))
+        await asyncio.sleep(0.3)
+        assert not stored.done()  # waiting on the thread, the loop free
+        other.execute("COMMIT")
+        assert await asyncio.wait_for(stored, 10) is True
+    assert asks_and_lines(sqlite_url, table) == (1, 0)
+
+
 async def test_the_wal_is_checkpointed_on_the_journals_thread_and_starts_over_at_its_limit(sqlite_url):
     tables = await make_table_rows(sqlite_url, 10)
     journal = SqliteJournal(sqlite_url, Notifier())
