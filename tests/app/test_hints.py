@@ -16,8 +16,8 @@ from tests.support.play import join
 LONDON = "engines.london:ENGINE"
 
 
-@pytest.fixture
-def c(db_url: str) -> Iterator[Any]:
+def london_app(db_url: str) -> Iterator[Any]:
+    """A test client of an app hosting London, its bots quick (the hint tests' ``c``)."""
     from fastapi.testclient import TestClient
 
     from app.main import create_app
@@ -26,6 +26,11 @@ def c(db_url: str) -> Iterator[Any]:
                         clock_poll_seconds=3600)
     with TestClient(create_app(settings), base_url="http://testserver") as tc:
         yield tc
+
+
+@pytest.fixture
+def c(db_url: str) -> Iterator[Any]:
+    yield from london_app(db_url)
 
 
 def london(c: Any, hints: bool) -> dict[str, Any]:

@@ -15,22 +15,14 @@ import orjson
 import pytest
 import websockets
 
-from app.server.config import Settings
-from tests.app.test_hints import LONDON, awaited, london
+from tests.app.test_hints import LONDON, awaited, london, london_app
 
 ORIGIN = {"origin": "http://testserver"}
 
 
 @pytest.fixture
 def c(db_url: str) -> Iterator[Any]:
-    from fastapi.testclient import TestClient
-
-    from app.main import create_app
-
-    settings = Settings(database_url=db_url, public_url=None, engines=(LONDON,), bot_think_seconds=0.2,
-                        clock_poll_seconds=3600)
-    with TestClient(create_app(settings), base_url="http://testserver") as tc:
-        yield tc
+    yield from london_app(db_url)
 
 
 def first_view(ws: Any) -> dict[str, Any]:
