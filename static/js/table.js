@@ -69,7 +69,6 @@ function connect() {
     // Reconnect quietly: a short drop only shows as "reconnecting"; the alarm comes after 4 s.
     const wait = Math.min(5000, 300 * 2 ** state.retry++);
     if (state.pending) { state.pending = false; document.body.classList.remove("pending"); renderPrompt(); }
-    // the alarm, once raised, stays until the connection is back: a retry does not hide it
     if (!state.lost) setConnection("Reconnecting…", "quiet");
     setOffline(true);
     if (!state.lostTimer) {
@@ -124,8 +123,8 @@ function receive(msg) {
   switch (msg.type) {
     case "table": onTable(msg.table); break;
     case "view": onView(msg); break;
-    case "log": appendLog(msg.lines || [], false); break; // a line stored since the last view (a hint asked)
-    // drawn by a module fetched with the first message (a fresh table has none: not in its first view)
+    case "log": appendLog(msg.lines || [], false); break;
+    // (its own module: a fresh table has no chat)
     case "chat": import("./chat.js").then((m) => m.show(msg.messages, { state, boot, nameOf, lastRead, markRead, chatRefused, renderResult, readKey })); break;
     case "error": onError(msg); break;
     case "clock": import("./clock.js").then((m) => { state.clocks = m; m.show(msg, nameOf, mySeat()); }); break;
@@ -490,7 +489,7 @@ async function renderBoard() {
     seed: state.seed, error: state.error, code: boot.code, offline: Boolean(state.offline),
   });
   const t1 = performance.now();
-  // the focused control went away with the redraw: keep the focus in the prompt, not the body
+  // the focused control went away with the redraw: focus the prompt
   if (hadFocus && (document.activeElement === document.body || !document.activeElement)) {
     const next = board.querySelector("[data-prompt] button:not(:disabled), [data-prompt] [tabindex='0'], button:not(:disabled)");
     if (next) next.focus({ preventScroll: true });
@@ -509,7 +508,7 @@ async function renderBoard() {
 const TURN_END = /\b(ended (the|their) turn|The game begins|Everyone has chosen|scoring\b|Round \d+ begins)/i;
 
 // A seat's own lines say "You draw Fireball"; the log names the player instead, so the verb
-// takes the third person ("Ada draws Fireball"), past tenses and modals stay ("Ada drew", "Ada may").
+// takes the third person ("Ada draws Fireball").
 const AS_HE = { are: "is", were: "was", have: "has", do: "does", go: "goes" };
 const STAYS = /^(can(not)?|could|may|might|must|shall|should|will|would|did|had|drew|kept|took|chose|saw|put|bid|got|gave|made|paid|won|lost|left|found|held|built|spent|sold|bought|went|came|threw|knew|\w+ed)$/;
 function thirdPerson(verb) {
