@@ -103,6 +103,18 @@ DRAWN = """(seq) => {
   return b && +b.dataset.seq >= seq; }"""
 
 
+def end_of_game(listener: Listener, name: str, started: float) -> None:
+    """A whole game's last checks: no error in the page; its end kept as OUT/<name>-end.png and
+    what it took printed; the page closed."""
+    page = listener.page
+    assert not page.errors, page.errors  # type: ignore[attr-defined]
+    OUT.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(OUT / f"{name}-end.png"))
+    print(name, {"my moves": listener.moves, "key presses": listener.presses, "announced": listener.checked,
+                 "seconds": round(time.monotonic() - started, 1)})
+    page.context.close()
+
+
 def play_whole_game(table: scenes.Table, me: int, listener: Listener, names: dict[int, str],
                     choose: Callable[[Listener], tuple[str, bool]],
                     bots: Callable[[int, list[dict[str, Any]]], int], limit: int) -> None:
@@ -208,12 +220,7 @@ def test_london_a_whole_game_played_by_keyboard_and_heard_through_the_live_regio
     expect(page.get_by_role("region", name="Your move")).to_contain_text("Game over")
     expect(page).not_to_have_title(re.compile("Your turn"))
     assert listener.checked.get("Bea", 0) > 20, listener.checked
-    assert not page.errors, page.errors  # type: ignore[attr-defined]
-    OUT.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(OUT / "london-end.png"))
-    print("london", {"my moves": listener.moves, "key presses": listener.presses, "announced": listener.checked,
-                     "seconds": round(time.monotonic() - started, 1)})
-    page.context.close()
+    end_of_game(listener, "london", started)
 
 
 # -- Tower of London -----------------------------------------------------------------------
@@ -263,12 +270,7 @@ def test_tower_of_london_a_whole_game_played_by_keyboard_and_heard_through_the_l
     page = listener.page
     expect(page.get_by_role("region", name="Your move")).to_contain_text("Game over")
     assert listener.checked.get("Bea", 0) > 5 and listener.checked.get("Cyd", 0) > 5, listener.checked
-    assert not page.errors, page.errors  # type: ignore[attr-defined]
-    OUT.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(OUT / "tower-end.png"))
-    print("tower_of_london", {"my presses of Enter": listener.moves, "key presses": listener.presses,
-                              "announced": listener.checked, "seconds": round(time.monotonic() - started, 1)})
-    page.context.close()
+    end_of_game(listener, "tower", started)
 
 
 # -- Towers of Babylon ---------------------------------------------------------------------
@@ -322,12 +324,7 @@ def test_towers_of_babylon_a_whole_game_played_by_keyboard_and_heard_through_the
     expect(page.get_by_role("region", name="Your move")).to_contain_text("Game over")
     check_description(page, ["The turn", "Your mat", "Bea's mat"])
     assert listener.checked.get("Bea", 0) > 10, listener.checked
-    assert not page.errors, page.errors  # type: ignore[attr-defined]
-    OUT.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(OUT / "babylon-end.png"))
-    print("towers_of_babylon", {"my presses of Enter": listener.moves, "key presses": listener.presses,
-                                "announced": listener.checked, "seconds": round(time.monotonic() - started, 1)})
-    page.context.close()
+    end_of_game(listener, "babylon", started)
 
 
 def test_a_seats_turn_is_announced_once_while_the_others_choose_at_the_same_time(
