@@ -28,7 +28,6 @@ from typing import TYPE_CHECKING, Any
 import orjson
 from sqlalchemy import delete, select, update
 from sqlalchemy.exc import IntegrityError
-from yarl import URL
 
 from app.features.push_policy import MAX_ENDPOINT, PushPolicy, Refused
 from app.play.hub import Connection, Hub
@@ -38,6 +37,8 @@ from app.server.errors import ApiError
 from app.storage.models import PushSubscription, ServerKey
 
 if TYPE_CHECKING:
+    from yarl import URL
+
     from app.features.push_client import PushClient
 
 log = logging.getLogger("parlour.push")

@@ -14,10 +14,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from ipaddress import IPv4Address, IPv4Network, IPv6Address, IPv6Network, ip_address
-
-from yarl import URL
+from typing import TYPE_CHECKING
 
 from app.server.config import DEFAULT_PUSH_SERVICES
+
+if TYPE_CHECKING:
+    from yarl import URL
 
 MAX_ENDPOINT = 1024
 HTTPS_PORT = 443
@@ -78,6 +80,8 @@ class PushPolicy:
             raise Refused("an endpoint has no backslash and no fragment")
         if not text.startswith("https://"):
             raise Refused("the endpoint is an https address")
+        from yarl import URL  # with the first subscription: a server nobody subscribes on never loads it
+
         url = URL(text)
         host = url.raw_host or ""
         if url.scheme != "https" or not host:

@@ -64,6 +64,21 @@ def request_scope(scope: Scope) -> Iterator[None]:
         _request.reset(token)
 
 
+def current_request() -> RequestFacts | None:
+    return _request.get()
+
+
+@contextmanager
+def request_facts(facts: RequestFacts | None) -> Iterator[None]:
+    """The lines written meanwhile carry ``facts`` (a socket's messages, served after the
+    coroutine that opened it has ended)."""
+    token = _request.set(facts)
+    try:
+        yield
+    finally:
+        _request.reset(token)
+
+
 def note_table(code: str) -> None:
     """The request reached this table: its later lines say so."""
     current = _request.get()

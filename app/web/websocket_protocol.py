@@ -20,8 +20,11 @@ import asyncio
 import logging
 import os
 import struct
+import weakref
+from collections import deque
+from collections.abc import Awaitable, Callable
 from http import HTTPStatus
-from typing import Any, cast
+from typing import Any, ClassVar, cast
 from urllib.parse import unquote
 
 from uvicorn.config import Config
@@ -66,11 +69,13 @@ class LeanWebSocketProtocol(asyncio.Protocol):
         "disconnected",
         "fragments",
         "fragments_text",
+        "handler",
+        "handler_task",
         "handshake_complete",
         "inbox",
         "loop",
         "ping_payload",
-        "ping_timer",
+        "pinging",
         "read_paused",
         "response",
         "scope",
@@ -107,10 +112,12 @@ class LeanWebSocketProtocol(asyncio.Protocol):
         self.close_sent = False
         self.disconnected = False
         self.close_timer: asyncio.TimerHandle | None = None
-        self.ping_timer: asyncio.TimerHandle | None = None
+        self.pinging = False  # in its loop's PingRound
         self.ping_payload: bytes | None = None  # the keepalive ping awaiting its pong
         self.fragments: list[bytes] | None = None  # a message arriving in several frames
         self.fragments_text = False
+        self.handler: Callable[[], Awaitable[None]] | None = None  # see detach()
+        self.handler_task: asyncio.Task[None] | None = None
 
     # -- the transport's calls ------------------------------------------------------------------
 
@@ -118,6 +125,16 @@ class LeanWebSocketProtocol(asyncio.Protocol):
         # uvicorn's set is typed with its own protocols; shutdown only calls shutdown() on each
         self.connections.add(cast(Any, self))
         self.transport = cast(asyncio.Transport, transport)
+        try:
+            upgraded_from = transport.get_protocol()
+        except NotImplementedError:  # a transport need not say
+            return
+        if upgraded_from is not self and hasattr(upgraded_from, "parser"):
+            # uvicorn's HTTP protocol hands the socket over and is dropped, but its parser
+            # refers back to it: a cycle only the collector frees, long after the memory could
+            # have served the next socket. uvicorn breaks it in connection_lost, which an
+            # upgraded protocol never reaches.
+            upgraded_from.parser = None
 
     def connection_lost(self, exc: Exception | None) -> None:
         self.connections.discard(cast(Any, self))
@@ -172,8 +189,8 @@ class LeanWebSocketProtocol(asyncio.Protocol):
             self.read_paused = True
             self.transport.pause_reading()
         self.inbox = [m for m in self.inbox if m["type"] == "websocket.disconnect"]
-        if self.waiter is not None or self.scope is None:  # idle, or the application is done
-            self._close_for_restart()
+        if self.waiter is not None or (self.scope is None and self.handler_task is None):
+            self._close_for_restart()  # idle in receive(), or no message in hand
         else:
             self.close_timer = self.loop.call_later(SHUTDOWN_GRACE, self._close_for_restart)
 
@@ -293,6 +310,8 @@ class LeanWebSocketProtocol(asyncio.Protocol):
         waiter = self.waiter
         if waiter is not None and not waiter.done():
             waiter.set_result(None)
+        elif self.handler is not None and self.handler_task is None and self.scope is None:
+            self._spawn()
 
     # -- the application's side -----------------------------------------------------------------
 
@@ -310,11 +329,75 @@ class LeanWebSocketProtocol(asyncio.Protocol):
                 self._refuse(HTTPStatus.INTERNAL_SERVER_ERROR)
             elif result is not None:
                 log.error("ASGI callable should return None, but returned '%s'.", result)
+            elif self.handler is not None:  # detached: the socket stays open, served by the handler
+                self.scope = None
+                if self.shutting_down:
+                    self._close_for_restart()  # its disconnect reaches the handler
+                elif self.inbox:
+                    self._spawn()
+                return
         self.scope = None
+        self.handler = None
         if self.shutting_down:
             self._close_for_restart()
         if self.close_timer is None:
             self.transport.close()
+
+    # -- a detached application -------------------------------------------------------------------
+
+    def detach(self, handler: Callable[[], Awaitable[None]]) -> None:
+        """Let the application's coroutine end without closing the socket. From then on,
+        whenever messages wait, ``handler()`` runs in a task of its own and takes them with
+        ``take()`` until it returns None; the disconnect comes last, as in ``receive()``. An
+        idle socket then holds no task, no coroutine frames and no scope: a seat's socket is
+        open for hours and idle nearly all of them (docs/PERFORMANCE.md, "What a socket costs").
+        ``end()`` is the handler's return from the application: the socket is closed."""
+        self.handler = handler
+
+    def take(self) -> dict[str, Any] | None:
+        """The next message for a detached handler; None when none waits (the handler returns)."""
+        if self.shutting_down:  # the message in hand is done: nothing more is taken
+            self._close_for_restart()
+        if not self.inbox:
+            return None
+        message = self.inbox.pop(0)
+        if message["type"] == "websocket.disconnect":
+            self.handler = None  # nothing comes after it
+        if self.read_paused and not self.inbox and not self.close_sent and not self.shutting_down:
+            self.read_paused = False
+            self.transport.resume_reading()
+        return message
+
+    def end(self) -> None:
+        """The detached application is done with this socket (as an ASGI application returning)."""
+        self.handler = None
+        if self.shutting_down:
+            self._close_for_restart()
+        if self.close_timer is None:
+            self.transport.close()
+
+    def _spawn(self) -> None:
+        task = self.loop.create_task(self._run_handler())
+        self.handler_task = task
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+
+    async def _run_handler(self) -> None:
+        handler = self.handler
+        assert handler is not None
+        try:
+            await handler()
+        except ClientDisconnected:
+            pass
+        except asyncio.CancelledError:  # the server stopping
+            self.end()
+        except BaseException:
+            log.exception("Exception in ASGI application\n")
+            self.end()
+        finally:
+            self.handler_task = None
+        if self.handler is not None and self.inbox:  # arrived as the handler was returning
+            self._spawn()
 
     async def receive(self) -> dict[str, Any]:
         if self.shutting_down:  # the message in hand is done: nothing more is taken
@@ -434,15 +517,17 @@ class LeanWebSocketProtocol(asyncio.Protocol):
     def _schedule_ping(self) -> None:
         interval = self.config.ws_ping_interval
         if interval:
-            self.ping_timer = self.loop.call_later(interval, self._ping)
+            self.pinging = True
+            PingRound.of(self.loop, interval).add(self)
 
     def _ping(self) -> None:
         """Every interval a ping; a peer that has not answered the previous one by then is gone.
-        One timer per socket serves both, so the timeout is the interval."""
-        self.ping_timer = None
-        if self.close_sent or self.transport.is_closing():
+        One turn of the round serves both, so the timeout is the interval."""
+        if not self.pinging or self.close_sent or self.transport.is_closing():
+            self.pinging = False
             return
         if self.ping_payload is not None:
+            self.pinging = False
             self.conn.fail(1011, "keepalive ping timeout")
             self._failed()
             return
@@ -452,10 +537,49 @@ class LeanWebSocketProtocol(asyncio.Protocol):
         self._schedule_ping()
 
     def _stop_timers(self) -> None:
-        for timer in (self.ping_timer, self.close_timer):
-            if timer is not None:
-                timer.cancel()
-        self.ping_timer = self.close_timer = None
+        self.pinging = False  # its place in the round is passed over
+        if self.close_timer is not None:
+            self.close_timer.cancel()
+        self.close_timer = None
+
+
+class PingRound:
+    """The keepalive of every socket of a loop on one timer. All sockets wait the same interval,
+    so the order they joined in is the order they are due in: a queue, and one timer for its
+    head. A timer of the loop's own per socket cost about 0.5 KB each (uvloop's handle and its
+    libuv timer); a place in the queue is a tuple. A socket that stopped keeps its place until
+    it comes round, and is passed over."""
+
+    rounds: ClassVar[weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[float, PingRound]]] = (
+        weakref.WeakKeyDictionary())
+
+    def __init__(self, loop: asyncio.AbstractEventLoop, interval: float) -> None:
+        self.loop = loop
+        self.interval = interval
+        self.due: deque[tuple[float, LeanWebSocketProtocol]] = deque()
+        self.timer: asyncio.TimerHandle | None = None
+
+    @classmethod
+    def of(cls, loop: asyncio.AbstractEventLoop, interval: float) -> PingRound:
+        by_interval = cls.rounds.setdefault(loop, {})
+        found = by_interval.get(interval)
+        if found is None:
+            found = by_interval[interval] = cls(loop, interval)
+        return found
+
+    def add(self, socket: LeanWebSocketProtocol) -> None:
+        self.due.append((self.loop.time() + self.interval, socket))
+        if self.timer is None:
+            self.timer = self.loop.call_at(self.due[0][0], self._turn)
+
+    def _turn(self) -> None:
+        self.timer = None
+        due = self.due
+        now = self.loop.time()
+        while due and due[0][0] <= now + 0.002:  # a timer may fire a little early
+            due.popleft()[1]._ping()  # which takes its next place at the back
+        if due and self.timer is None:
+            self.timer = self.loop.call_at(due[0][0], self._turn)
 
 
 def _client(scope: dict[str, Any]) -> str:

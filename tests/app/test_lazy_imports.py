@@ -10,6 +10,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import httpx
+
 ROOT = Path(__file__).resolve().parents[2]
 
 PROBE = """
@@ -38,3 +40,49 @@ def test_a_process_loads_the_push_libraries_only_when_a_push_is_wanted(sqlite_ur
     got = json.loads(out.strip().splitlines()[-1])
     assert got["before"] == [], f"loaded at start, though no push was wanted: {got['before']}"
     assert got["after"] == ["cryptography", "py_vapid"] and len(got["key"]) > 80
+
+
+LATER = """
+import json, sys
+from fastapi.testclient import TestClient
+from app.main import create_app
+from tests.conftest import make_settings
+from tests.support.play import found, join, play_one, started_table
+
+WATCHED = ("yarl", "prometheus_client", "pydantic.v1")
+with TestClient(create_app(make_settings(sys.argv[1])), base_url="http://testserver") as c:
+    t = started_table(c, ("Ada", "Bob"))
+    play_one(c, t)
+    with c.websocket_connect(f"/ws/seats/{t['tokens'][0]}") as ws:
+        ws.receive_json()
+    before = sorted(m for m in WATCHED if sys.modules.get(m) is not None)
+    body, _ = c.app.app.state.figures.scrape(None)
+    from app.features.push_policy import PushPolicy
+    PushPolicy().endpoint("https://fcm.googleapis.com/fcm/send/abc")
+    after = sorted(m for m in WATCHED if sys.modules.get(m) is not None)
+print(json.dumps({"before": before, "after": after, "moves": "parlour_move_seconds_count 1.0" in body.decode()}))
+"""
+
+
+def test_a_process_loads_the_url_parser_and_the_metrics_library_only_when_first_used(sqlite_url: str) -> None:
+    """yarl (1.2 MB) with the first push subscription checked, prometheus_client (about 1 MB)
+    with the first scrape, and pydantic.v1 (0.9 MB; FastAPI imports it to ask whether a route's
+    types are v1 models) never."""
+    subprocess.run([sys.executable, "-m", "app.cli", "migrate"], cwd=ROOT, check=True, capture_output=True,
+                   env={"DATABASE_URL": sqlite_url, "PATH": ""})
+    out = subprocess.run([sys.executable, "-c", LATER, sqlite_url], cwd=ROOT, check=True, capture_output=True,
+                         text=True).stdout
+    got = json.loads(out.strip().splitlines()[-1])
+    assert got["before"] == [], f"loaded before they were needed: {got['before']}"
+    assert got["after"] == ["prometheus_client", "yarl"]
+    assert got["moves"], "the scrape counted the move played before the library was loaded"
+
+
+def test_parlour_serve_runs_without_docstrings_asserts_and_column_positions(sqlite_url: str, server_factory) -> None:
+    """4–5 MB less resident memory (docs/PERFORMANCE.md); the process keeps its pid (an exec), so
+    a supervisor's signals still reach it."""
+    server = server_factory(sqlite_url)
+    assert server.proc is not None
+    argv = Path(f"/proc/{server.proc.pid}/cmdline").read_bytes().split(b"\0")
+    assert argv[1:4] == [b"-OO", b"-X", b"no_debug_ranges"], argv
+    assert httpx.get(f"{server.base}/readyz", timeout=10).status_code == 200

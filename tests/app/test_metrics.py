@@ -18,6 +18,7 @@ from prometheus_client.parser import text_string_to_metric_families
 from app.tables import bot_pool as bot_pool_module
 from app.tables.bot_pool import BotPool
 from app.web.prometheus import Histograms
+from app.web.prometheus_scrape import HistogramFigures
 from tests.conftest import make_settings
 from tests.support.play import play_one, started_table
 from tests.support.stats import OWN_MACHINE, own_stats
@@ -71,8 +72,10 @@ def test_the_moves_their_parts_and_commits_are_counted_as_they_are_played(client
 
 
 def test_a_duration_on_a_bucket_bound_counts_in_that_bucket_and_every_one_above() -> None:
+    family: list[Histograms] = []
+    moves = Histograms("m_seconds", "durations", ["part"], buckets=(0.001, 0.01, 1.0), family=family)
     registry = CollectorRegistry()
-    moves = Histograms("m_seconds", "durations", ["part"], buckets=(0.001, 0.01, 1.0), registry=registry)
+    registry.register(HistogramFigures(moves))
     for seconds in (0.0005, 0.001, 0.002, 0.01, 0.5, 3.0):
         moves.labels("held").observe(seconds)
     samples = {(s.name, s.labels.get("le")): s.value

@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import socket
 import threading
 import time
+import weakref
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, ClassVar
 
 import httpx
 import pytest
@@ -18,7 +20,7 @@ import uvicorn
 from websockets.exceptions import ConnectionClosed, ConnectionClosedOK, InvalidStatus
 from websockets.sync.client import connect
 
-from app.web.websocket_protocol import INBOX_LIMIT, LeanWebSocketProtocol
+from app.web.websocket_protocol import INBOX_LIMIT, SEND_NOW, LeanWebSocketProtocol, PingRound
 from tests.support.play import started_table
 from tests.support.server import free_port
 
@@ -60,6 +62,19 @@ class Probe:
             for size in (0, 125, 126, 65535, 65536, 100_000):
                 await send({"type": "websocket.send", "text": "é" * (size // 2) + "y" * (size % 2)})
                 await send({"type": "websocket.send", "bytes": bytes([size % 251]) * size})
+        if path == "/detach":  # the parlour server's way: the coroutine ends, the socket stays
+            socket = scope["extensions"][SEND_NOW]
+
+            async def echo() -> None:
+                while (message := socket.take()) is not None:
+                    if message["type"] == "websocket.disconnect":
+                        self.disconnects.append(message)
+                        return
+                    await asyncio.sleep(0)  # a handler may await: the next message waits its turn
+                    assert socket.send_text_now(message["text"])
+
+            socket.detach(echo)
+            return
         if path == "/scope":
             headers = {k.decode(): v.decode() for k, v in scope["headers"]}
             await send({"type": "websocket.send", "text": f"{scope['query_string'].decode()}|{headers['x-probe']}"})
@@ -77,11 +92,17 @@ class Probe:
 
 
 class RecordingProtocol(LeanWebSocketProtocol):
-    """The protocol, recording how many messages ever waited for the application at once and
-    how often reading was paused (class-wide: the probe server serves one test at a time)."""
+    """The protocol, recording how many messages ever waited for the application at once, how
+    often reading was paused, and the HTTP protocol each socket was upgraded from (class-wide:
+    the probe server serves one test at a time)."""
 
     most_waiting = 0
     pauses = 0
+    upgraded_from: ClassVar[list[weakref.ref[Any]]] = []
+
+    def connection_made(self, transport: Any) -> None:
+        RecordingProtocol.upgraded_from.append(weakref.ref(transport.get_protocol()))
+        super().connection_made(transport)
 
     def _deliver(self, message: dict[str, Any]) -> None:
         super()._deliver(message)
@@ -314,6 +335,74 @@ def test_a_server_shutting_down_closes_open_sockets_with_1012():
             assert time.monotonic() < deadline, "the application never heard of the shutdown"
             time.sleep(0.02)
         assert probe.disconnects[0]["code"] == 1012
+
+
+def test_a_detached_application_is_handed_every_message_in_order_and_holds_no_task_while_idle():
+    with running_probe(ping_interval=None) as (url, probe, server), connect(f"{url}/detach") as ws:
+        for i in range(50):  # more than INBOX_LIMIT at once: reading pauses and resumes
+            ws.send(f"m{i}")
+        assert [ws.recv(timeout=5) for _ in range(50)] == [f"m{i}" for i in range(50)]
+        deadline = time.monotonic() + 5
+        while server.server_state.tasks:
+            assert time.monotonic() < deadline, "a task outlived the messages it served"
+            time.sleep(0.02)
+        assert len(server.server_state.connections) == 1
+        ws.send("still here")
+        assert ws.recv(timeout=5) == "still here"
+        ws.close(4001, "bye")
+        deadline = time.monotonic() + 5
+        while not probe.disconnects:
+            assert time.monotonic() < deadline, "the handler never heard the disconnect"
+            time.sleep(0.02)
+        assert probe.disconnects[0]["code"] == 4001
+
+
+def test_a_server_shutting_down_closes_a_detached_socket_with_1012_and_its_handler_hears_it():
+    with running_probe(ping_interval=None) as (url, probe, server), connect(f"{url}/detach") as ws:
+        ws.send("hello")
+        assert ws.recv(timeout=5) == "hello"
+        server.should_exit = True
+        with pytest.raises(ConnectionClosed) as closed:
+            ws.recv(timeout=5)
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 1012
+        deadline = time.monotonic() + 5
+        while not probe.disconnects:
+            assert time.monotonic() < deadline, "the handler never heard of the shutdown"
+            time.sleep(0.02)
+        assert probe.disconnects[0]["code"] == 1012
+
+
+def test_the_http_protocol_a_socket_is_upgraded_from_is_freed_at_once_not_by_the_collector(probe_server):
+    """uvicorn's HTTP protocol and its parser refer to each other; once a socket is upgraded
+    nothing else refers to them, and without the protocol's help they would wait for the cyclic
+    collector (the server runs it seldom) with their buffers and headers."""
+    url, _ = probe_server
+    RecordingProtocol.upgraded_from.clear()
+    gc.disable()
+    try:
+        with connect(f"{url}/echo") as ws:
+            ws.send("x")
+            assert ws.recv(timeout=5) == "x"
+            assert len(RecordingProtocol.upgraded_from) == 1
+            assert RecordingProtocol.upgraded_from[0]() is None
+    finally:
+        gc.enable()
+
+
+def test_every_socket_of_a_server_is_pinged_from_one_timer(probe_server):
+    url, _ = probe_server
+    with connect(f"{url}/echo") as a, connect(f"{url}/echo") as b, connect(f"{url}/echo") as c:
+        for ws in (a, b, c):
+            ws.send("x")
+            assert ws.recv(timeout=5) == "x"
+        rounds = [r for by_interval in PingRound.rounds.values() for r in by_interval.values()
+                  if r.interval == 0.5]
+        assert len(rounds) == 1
+        assert sum(1 for _, sock in rounds[0].due if sock.pinging) == 3
+        time.sleep(1.3)  # two turns: every socket answered its pings and is still there
+        for ws in (a, b, c):
+            ws.send("y")
+            assert ws.recv(timeout=5) == "y"
 
 
 def test_parlour_serve_drops_a_silent_seat_and_shows_it_away(sqlite_url, server_factory):

@@ -5,6 +5,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import Coroutine, Mapping
+from typing import Any
 
 import orjson
 from fastapi import FastAPI
@@ -17,7 +19,7 @@ from app.play.live import LiveTable, PlayerInfo
 from app.play.wire import public_summary
 from app.server.errors import ApiError
 from app.server.guard import origin_allowed
-from app.server.logs import request_scope
+from app.server.logs import current_request, request_facts, request_scope
 from app.server.user_text import refuse_nul
 from app.web import outage
 from app.web.outage import database_unavailable
@@ -114,52 +116,118 @@ async def serve(scope: Scope, receive: Receive, send: Send, parlour: Parlour, li
     if (await receive())["type"] != "websocket.connect":
         return
     await send({"type": "websocket.accept"})
+    socket = (scope.get("extensions") or {}).get(SEND_NOW)
     conn = Connection(send, live.id, player.id if player else None, seat=player.seat if player else None,
-                      address=client, socket=(scope.get("extensions") or {}).get(SEND_NOW))
-    token_hash = player.token_hash if player else None
+                      address=client, socket=socket)
+    served = ServedSocket(parlour, conn, player.token_hash if player else None, send, socket)
     task = asyncio.current_task()
     assert task is not None
     hub = parlour.hub
     hub.serving.add(task)
     try:
-        history = await recent_chat(parlour.tables, live.id)
-        current = await parlour.tables.get(live.id)
-        if current is None:
+        if not await served.guarded(served.open(player)):
             return
-        hub.join(conn, current)
+        detach = getattr(socket, "detach", None)
+        if detach is not None:
+            # parlour's own server: the socket stays open after this coroutine ends, and its
+            # messages are served by tasks that exist only while some wait
+            detach(served.drain)
+            served.detached = True
+            return
+        while await served.guarded(served.on(await receive())):
+            pass
+    finally:
+        hub.serving.discard(task)
+        if not served.detached:
+            hub.leave(conn)
+
+
+class ServedSocket:
+    """One open socket of a seat or a spectator: its connection to the hub and what each of
+    its messages does. Kept by the server's socket once its opening coroutine has ended
+    (``drain``), so an idle socket costs only this, the connection and the socket itself."""
+
+    __slots__ = ("conn", "detached", "facts", "parlour", "send", "socket", "token_hash")
+
+    def __init__(self, parlour: Parlour, conn: Connection, token_hash: str | None, send: Send,
+                 socket: Any) -> None:
+        self.parlour = parlour
+        self.conn = conn
+        self.token_hash = token_hash
+        self.send = send
+        self.socket = socket
+        self.detached = False
+        self.facts = current_request()  # what its log lines say of it
+
+    async def open(self, player: PlayerInfo | None) -> bool:
+        """The table, its chat and any private greeting sent; False: the table is gone."""
+        parlour, conn = self.parlour, self.conn
+        history = await recent_chat(parlour.tables, conn.table_id)
+        current = await parlour.tables.get(conn.table_id)
+        if current is None:
+            return False
+        parlour.hub.join(conn, current)
         if history:
             conn.send({"type": "chat", "messages": history})
             conn.last_chat = history[-1]["id"]
         greeting = await parlour.private_chats.greet(current, player)
         if greeting is not None:
             conn.send(greeting)
-        while True:
-            message = await receive()
-            if message["type"] != "websocket.receive":
-                break  # websocket.disconnect
-            raw = message.get("text")
-            if raw is None:
-                raw = (message.get("bytes") or b"").decode("utf-8", "replace")
-            # Re-read the table each time: the cache may have been rebuilt since the socket opened.
-            current = await parlour.tables.get(conn.table_id)
-            if current is None:
-                break
-            me = current.player_by_hash(token_hash) if token_hash else None
-            if token_hash and me is None:
-                break  # left, or removed by the founder
-            await handle(raw, conn, parlour, current, me)
-    except OSError:  # the peer went away mid-send
-        pass
-    except Exception as exc:
-        if not database_unavailable(exc):
+        return True
+
+    async def on(self, message: Mapping[str, Any]) -> bool:
+        """One message received; False when the socket is done (a disconnect, the table gone,
+        the seat left or removed by the founder)."""
+        if message["type"] != "websocket.receive":
+            return False  # websocket.disconnect
+        raw = message.get("text")
+        if raw is None:
+            raw = (message.get("bytes") or b"").decode("utf-8", "replace")
+        # Re-read the table each time: the cache may have been rebuilt since the socket opened.
+        current = await self.parlour.tables.get(self.conn.table_id)
+        if current is None:
+            return False
+        me = current.player_by_hash(self.token_hash) if self.token_hash else None
+        if self.token_hash and me is None:
+            return False
+        await handle(raw, self.conn, self.parlour, current, me)
+        return True
+
+    async def guarded(self, step: Coroutine[Any, Any, bool]) -> bool:
+        """``step`` as the socket's serving goes on after it: False when the socket is done,
+        also when the peer went away mid-send or the database did."""
+        try:
+            return await step
+        except OSError:  # the peer went away mid-send
+            return False
+        except Exception as exc:
+            if not database_unavailable(exc):
+                raise
+            # Reading the table or its chat found the database away: a close code the page
+            # retries on, never a cut connection (which a client sees as a protocol error).
+            with contextlib.suppress(OSError, RuntimeError):
+                await self.send({"type": "websocket.close", "code": TRY_AGAIN_LATER,
+                                 "reason": "database unavailable"})
+            return False
+
+    async def drain(self) -> None:
+        """A detached socket's waiting messages, in order (app/web/websocket_protocol.py)."""
+        hub = self.parlour.hub
+        task = asyncio.current_task()
+        assert task is not None
+        hub.serving.add(task)
+        try:
+            with request_facts(self.facts):
+                while (message := self.socket.take()) is not None:
+                    if not await self.guarded(self.on(message)):
+                        hub.leave(self.conn)
+                        self.socket.end()
+                        return
+        except BaseException:
+            hub.leave(self.conn)
             raise
-        # Reading the table or its chat found the database away: a close code the page retries
-        # on, never a cut connection (which a client sees as a protocol error).
-        with contextlib.suppress(OSError, RuntimeError):
-            await send({"type": "websocket.close", "code": TRY_AGAIN_LATER, "reason": "database unavailable"})
-    finally:
-        hub.leave(conn)
-        hub.serving.discard(task)
+        finally:
+            hub.serving.discard(task)
 
 
 async def handle(raw: str, conn: Connection, parlour: Parlour, live: LiveTable,
