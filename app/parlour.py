@@ -163,7 +163,9 @@ class Parlour:
         raise not_found("table")
 
 
-def get_parlour(conn: HTTPConnection) -> Parlour:
+async def get_parlour(conn: HTTPConnection) -> Parlour:
+    # async, though it awaits nothing: FastAPI runs a plain function dependency on a worker
+    # thread, a hop out of the loop and back for every request (and up to 40 threads' memory).
     parlour: Parlour = conn.app.state.parlour
     return parlour
 

@@ -7,7 +7,7 @@ import asyncio
 import contextlib
 import gc
 import time
-from collections import deque
+from array import array
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -27,16 +27,20 @@ class RecentTimes:
 
     def __init__(self, keep: int = 10_000) -> None:
         self._keep = keep
-        self._times: deque[float] = deque(maxlen=keep)
-        self._parts: dict[str, deque[float]] = {}
+        self._times = Ring(keep)
+        self._parts: dict[str, Ring] = {}
         self.total = 0
         self.sinks: list[Callable[[float, Mapping[str, float] | None], None]] = []
 
     def record(self, seconds: float, parts: dict[str, float] | None = None) -> None:
         self._times.append(seconds)
         self.total += 1
-        for name, took in (parts or {}).items():
-            self._parts.setdefault(name, deque(maxlen=self._keep)).append(took)
+        if parts:
+            for name, took in parts.items():
+                ring = self._parts.get(name)
+                if ring is None:
+                    ring = self._parts[name] = Ring(self._keep)
+                ring.append(took)
         for sink in self.sinks:
             sink(seconds, parts)
 
@@ -45,7 +49,7 @@ class RecentTimes:
         self._parts.clear()
 
     def summary(self) -> dict[str, Any]:
-        if not self._times:
+        if not len(self._times):
             return {"moves": self.total, "recent": 0}
         found: dict[str, Any] = {"moves": self.total, "recent": len(self._times), **_percentiles(self._times)}
         if self._parts:
@@ -53,8 +57,39 @@ class RecentTimes:
         return found
 
 
-def _percentiles(recent: deque[float]) -> dict[str, float]:
-    times = sorted(recent)
+class Ring:
+    """The latest ``keep`` durations as machine doubles: 8 bytes each, where a deque of floats
+    holds a 24-byte object and an 8-byte slot for each (five rings of 10,000 for the moves
+    alone: 0.4 MB instead of 1.6 MB once full). It grows as durations come, then goes round."""
+
+    __slots__ = ("_at", "_keep", "_values")
+
+    def __init__(self, keep: int) -> None:
+        self._values = array("d")
+        self._keep = keep
+        self._at = 0  # once full: the oldest, overwritten next
+
+    def append(self, value: float) -> None:
+        values = self._values
+        if len(values) < self._keep:
+            values.append(value)
+            return
+        values[self._at] = value
+        self._at = (self._at + 1) % self._keep
+
+    def clear(self) -> None:
+        self._values = array("d")
+        self._at = 0
+
+    def __len__(self) -> int:
+        return len(self._values)
+
+    def values(self) -> list[float]:
+        return self._values.tolist()
+
+
+def _percentiles(recent: Ring) -> dict[str, float]:
+    times = sorted(recent.values())
 
     def ms(p: float) -> float:
         return round(1000 * times[min(len(times) - 1, int(p * len(times)))], 3)

@@ -136,7 +136,7 @@ class Exporter:
         return encoder(self.registry), content_type
 
 
-def get_figures(conn: HTTPConnection) -> Exporter:
+async def get_figures(conn: HTTPConnection) -> Exporter:  # async: see get_parlour
     figures: Exporter = conn.app.state.figures  # made with the app, beside its Parlour (app/main.py)
     return figures
 

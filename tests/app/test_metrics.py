@@ -15,6 +15,7 @@ import pytest
 from prometheus_client import CollectorRegistry, generate_latest
 from prometheus_client.parser import text_string_to_metric_families
 
+from app.server.metrics import RecentTimes
 from app.tables import bot_pool as bot_pool_module
 from app.tables.bot_pool import BotPool
 from app.web.prometheus import Histograms
@@ -172,3 +173,17 @@ def test_the_bot_queue_is_seen_as_it_fills_and_drains(monkeypatch: pytest.Monkey
     finally:
         pool.stop()
     assert pool.handed == 0 and pool.waiting == 0 and pool.decided["seat"] == 3
+
+
+def test_recent_times_keep_only_the_latest_durations_with_their_parts() -> None:
+    times = RecentTimes(keep=5)
+    for ms in range(1, 9):
+        times.record(ms / 1000, {"stored": ms / 2000})
+    got = times.summary()
+    assert (got["moves"], got["recent"]) == (8, 5)  # all counted, the latest five kept: 4..8 ms
+    assert (got["p50_ms"], got["max_ms"]) == (6.0, 8.0)
+    assert got["parts"]["stored"]["max_ms"] == 4.0 and got["parts"]["stored"]["p50_ms"] == 3.0
+    times.record(0.0001)  # the oldest kept (4 ms) goes
+    assert sorted(times._times.values())[0] == pytest.approx(0.0001) and len(times._times) == 5
+    times.reset()
+    assert times.summary() == {"moves": 9, "recent": 0}
