@@ -45,8 +45,8 @@ def database_folder_problem(url: str) -> str | None:
 
 LEAN_FLAGS = ["-OO", "-X", "no_debug_ranges"]
 """The long-lived server runs without docstrings, asserts and column positions in its code
-objects: 4–5 MB less resident memory at every size (docs/PERFORMANCE.md, "What the imports
-cost"); nothing of the server reads a docstring or relies on an assert."""
+objects: 4–5 MB less resident memory at every size (docs/PERFORMANCE.md, "Round three,
+2026-12-02: memory"); nothing of the server reads a docstring or relies on an assert."""
 
 
 def lean_interpreter() -> list[str] | None:

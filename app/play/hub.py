@@ -145,6 +145,9 @@ class Listeners:
     """Notifications of a feature's own kinds from other processes, by kind (one feature a kind)."""
 
 
+OPENING_AT_ONCE = 16
+
+
 class Hub:
     def __init__(self, tables: LiveTables, notifier: Notifier, *, sockets_per_seat: int = 8,
                  sockets_per_address: int = 64) -> None:
@@ -156,6 +159,12 @@ class Hub:
         self.remote_presence: dict[int, dict[str, set[int]]] = defaultdict(dict)
         self._background: set[asyncio.Task[None]] = set()
         self.serving: set[asyncio.Task[None]] = set()  # the websocket handlers
+        # Sockets being opened at once (the seat found, the table's view and chat sent): a crowd
+        # arriving together (a restart's reconnections, a tournament's start) is let in a few at
+        # a time. Each opening builds a first view and reads the database; hundreds at once left
+        # their scattered remains pinning the allocator's pages: 100 tables' 400 sockets opened
+        # together grew the process by 7 MB, 16 at a time by 0.4 MB (docs/PERFORMANCE.md).
+        self.opening = asyncio.Semaphore(OPENING_AT_ONCE)
         self.sockets_per_seat = sockets_per_seat
         self.sockets_per_address = sockets_per_address
         self.by_address: Counter[str] = Counter()

@@ -21,7 +21,11 @@ def make_engine(url: str, busy_seconds: float = 30) -> AsyncEngine:
         # Pre-ping: after the database restarts, a pooled connection it dropped is replaced
         # before use instead of failing the request that drew it.
         return create_async_engine(url, pool_size=10, max_overflow=20, pool_pre_ping=True)
-    engine = create_async_engine(url, connect_args={"timeout": busy_seconds})
+    # Five connections and no more: SQLite takes one writer at a time, and each connection is a
+    # thread with its own caches. A burst of 100 tables founded at once opened the fifteen
+    # SQLAlchemy allows by default and grew the process 2 MB more than five (docs/PERFORMANCE.md);
+    # a request beyond five waits its turn for a connection.
+    engine = create_async_engine(url, connect_args={"timeout": busy_seconds}, pool_size=5, max_overflow=0)
 
     @event.listens_for(engine.sync_engine, "connect")
     def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:

@@ -8,7 +8,9 @@ instance dictionary: about 21 KB of Python objects. This one keeps the same ASGI
 with a slotted object, a list and at most one future for the inbox, a future for
 back-pressure only while the socket is paused, and no handshake objects once the socket is
 open. The websockets library still does all the protocol work (handshake checks, framing,
-masking, size limits, the closing handshake).
+masking, size limits, the closing handshake). An application may go further and ``detach``:
+its coroutine ends, the socket stays open, and a handler runs only while messages wait; the
+keepalive of every socket shares one timer (``PingRound``).
 
 Used by ``parlour serve`` through uvicorn's ``ws`` setting; the application stays a plain ASGI
 application that any server (or Starlette's test client) can run.
@@ -350,8 +352,8 @@ class LeanWebSocketProtocol(asyncio.Protocol):
         whenever messages wait, ``handler()`` runs in a task of its own and takes them with
         ``take()`` until it returns None; the disconnect comes last, as in ``receive()``. An
         idle socket then holds no task, no coroutine frames and no scope: a seat's socket is
-        open for hours and idle nearly all of them (docs/PERFORMANCE.md, "What a socket costs").
-        ``end()`` is the handler's return from the application: the socket is closed."""
+        open for hours and idle nearly all of them (docs/PERFORMANCE.md, "Round three,
+        2026-12-02: memory"). ``end()`` is the handler's return from the application: the socket is closed."""
         self.handler = handler
 
     def take(self) -> dict[str, Any] | None:

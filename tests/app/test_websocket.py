@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
+
 import orjson
 import pytest
 from starlette.websockets import WebSocketDisconnect
 
+from app.play.hub import OPENING_AT_ONCE
 from tests.support.play import found, join, moves_of, started_table
 
 
@@ -131,6 +134,23 @@ def test_unknown_seat_socket_is_closed_with_4404(client):
     with pytest.raises(WebSocketDisconnect) as exc, client.websocket_connect("/ws/seats/nobody-sits-here-at-all") as ws:
         ws.receive_json()
     assert exc.value.code == 4404
+
+
+def test_sockets_past_the_opening_limit_all_open_and_a_refused_one_gives_its_place_back(client):
+    """Sockets open a few at a time (app/play/hub.py OPENING_AT_ONCE); the place is given back
+    once a socket is open, or refused, never held for its life."""
+    t = started_table(client)
+    for _ in range(OPENING_AT_ONCE + 2):
+        with pytest.raises(WebSocketDisconnect) as exc, client.websocket_connect("/ws/seats/nobody-here") as ws:
+            ws.receive_json()
+        assert exc.value.code == 4404
+    with contextlib.ExitStack() as stack:
+        watching = [stack.enter_context(client.websocket_connect(f"/ws/watch/{t['code']}"))
+                    for _ in range(OPENING_AT_ONCE + 4)]
+        for ws in watching:
+            assert receive_until(ws, "view")["seq"] == 0
+        with client.websocket_connect(f"/ws/seats/{t['tokens'][0]}") as ws:
+            assert receive_until(ws, "view")["seat"] is not None
 
 
 def test_the_socket_refuses_a_foreign_origin(client):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Coroutine, Mapping
+from collections.abc import Callable, Coroutine, Mapping
 from typing import Any
 
 import orjson
@@ -61,18 +61,30 @@ async def refuse(receive: Receive, send: Send, code: int, reason: str) -> None:
 
 
 async def connect(scope: Scope, receive: Receive, send: Send, parlour: Parlour) -> None:
+    opening = parlour.hub.opening  # a few sockets opened at a time (app/play/hub.py)
+    await opening.acquire()
+    waiting = [True]
+
+    def let_next_in() -> None:
+        if waiting[0]:
+            waiting[0] = False
+            opening.release()
+
     try:
-        found = await find_connection(scope, receive, send, parlour)
-    except Exception as exc:
-        if not database_unavailable(exc):
-            raise
-        # Finding the seat or table needs the database: without it the handshake would end in
-        # a 500, so the page is told to come back instead.
-        await refuse(receive, send, TRY_AGAIN_LATER, "database unavailable")
-        return
-    if found is not None:
-        live, player, client = found
-        await serve(scope, receive, send, parlour, live, player, client)
+        try:
+            found = await find_connection(scope, receive, send, parlour)
+        except Exception as exc:
+            if not database_unavailable(exc):
+                raise
+            # Finding the seat or table needs the database: without it the handshake would end
+            # in a 500, so the page is told to come back instead.
+            await refuse(receive, send, TRY_AGAIN_LATER, "database unavailable")
+            return
+        if found is not None:
+            live, player, client = found
+            await serve(scope, receive, send, parlour, live, player, client, let_next_in)
+    finally:
+        let_next_in()
 
 
 async def find_connection(scope: Scope, receive: Receive, send: Send,
@@ -112,7 +124,8 @@ async def find_connection(scope: Scope, receive: Receive, send: Send,
 
 
 async def serve(scope: Scope, receive: Receive, send: Send, parlour: Parlour, live: LiveTable,
-                player: PlayerInfo | None, client: str) -> None:
+                player: PlayerInfo | None, client: str, opened: Callable[[], None]) -> None:
+    """The socket opened (``opened()`` once it is: the next may open), then served."""
     if (await receive())["type"] != "websocket.connect":
         return
     await send({"type": "websocket.accept"})
@@ -127,6 +140,7 @@ async def serve(scope: Scope, receive: Receive, send: Send, parlour: Parlour, li
     try:
         if not await served.guarded(served.open(player)):
             return
+        opened()
         detach = getattr(socket, "detach", None)
         if detach is not None:
             # parlour's own server: the socket stays open after this coroutine ends, and its
