@@ -18,7 +18,7 @@ from prometheus_client.registry import Collector
 from prometheus_client.utils import floatToGoString
 
 from app.parlour import Parlour
-from app.web.prometheus import Counts, Histograms
+from app.web.histograms import Counts, Histograms
 
 # No "_created" series beside every counter and histogram: a server's start time is
 # process_start_time_seconds already, and they would double the exposition.

@@ -18,7 +18,7 @@ from prometheus_client.parser import text_string_to_metric_families
 from app.server.metrics import RecentTimes
 from app.tables import bot_pool as bot_pool_module
 from app.tables.bot_pool import BotPool
-from app.web.prometheus import Histograms
+from app.web.histograms import Histograms
 from app.web.prometheus_scrape import HistogramFigures
 from tests.conftest import make_settings
 from tests.support.play import play_one, started_table
