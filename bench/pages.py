@@ -29,6 +29,7 @@ from playwright.sync_api import Browser, sync_playwright
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench.doc_block import write_block  # noqa: E402
 from tests.browser.look import context_args  # noqa: E402
 from tests.browser.scenes import Table  # noqa: E402
 from tests.conftest import CHROMIUM_ARGS  # noqa: E402
@@ -37,7 +38,6 @@ from tests.support.server import ServerProcess  # noqa: E402
 GAMES = {"london": ("Ada", "Bea"), "tower_of_london": ("Ada", "Bea", "Cyril"),
          "towers_of_babylon": ("Ada", "Bea"), "game_of_thrones": ("Ada", "Bea", "Cyril")}
 SIZES = ("phone", "laptop")
-BEGIN, END = "<!-- pages:begin -->", "<!-- pages:end -->"
 
 DRAWN = "() => window.parlourMetrics && window.parlourMetrics.firstView !== null"
 TIMES = """() => {
@@ -116,18 +116,6 @@ def table(rows: list[dict[str, Any]], runs: int) -> str:
     return "\n".join(out)
 
 
-def write(text: str) -> None:
-    doc = ROOT / "docs" / "PERFORMANCE.md"
-    body = doc.read_text(encoding="utf-8")
-    block = f"{BEGIN}\n{text}\n{END}"
-    if BEGIN in body and END in body:
-        head, rest = body.split(BEGIN, 1)
-        body = head + block + rest.split(END, 1)[1]
-    else:
-        body = body.rstrip("\n") + "\n\n## Pages: opening a seat (`bench/pages.py`)\n\n" + block + "\n"
-    doc.write_text(body, encoding="utf-8")
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=5, help="openings per game and size (default 5)")
@@ -138,7 +126,7 @@ def main() -> None:
     print()
     print(text)
     if args.write:
-        write(text)
+        write_block("pages", text, "Pages: opening a seat (`bench/pages.py`)")
 
 
 if __name__ == "__main__":

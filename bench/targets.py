@@ -25,9 +25,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench import load  # noqa: E402
+from bench.doc_block import write_block  # noqa: E402
 from bench.side_by_side import run_peer  # noqa: E402
 
-BEGIN, END = "<!-- targets:begin -->", "<!-- targets:end -->"
 SIDE_BY_SIDE = [  # what the targets name: saturation at 10 and 100 tables, memory at 100 and 1,000
     ("10 tables, think 0 (saturation)", 10, 0.0),
     ("100 tables, think 0 (saturation)", 100, 0.0),
@@ -119,18 +119,6 @@ def document(side: list[str], game_rows: list[str], repeat: int, duration: float
         "| --- | --- | --- | --- | --- |", *game_rows])
 
 
-def write(text: str) -> None:
-    doc = ROOT / "docs" / "PERFORMANCE.md"
-    body = doc.read_text(encoding="utf-8")
-    block = f"{BEGIN}\n{text}\n{END}"
-    if BEGIN in body and END in body:
-        head, rest = body.split(BEGIN, 1)
-        body = head + block + rest.split(END, 1)[1]
-    else:
-        body = body.rstrip("\n") + "\n\n## The targets side by side (`bench/targets.py`)\n\n" + block + "\n"
-    doc.write_text(body, encoding="utf-8")
-
-
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--peer-harness", required=True, type=Path)
@@ -153,7 +141,7 @@ def main() -> None:
     print()
     print(text)
     if a.write:
-        write(text)
+        write_block("targets", text, "The targets side by side (`bench/targets.py`)")
 
 
 if __name__ == "__main__":
