@@ -550,7 +550,7 @@ class PingRound:
     so the order they joined in is the order they are due in: a queue, and one timer for its
     head. A timer of the loop's own per socket cost about 0.5 KB each (uvloop's handle and its
     libuv timer); a place in the queue is a tuple. A socket that stopped keeps its place until
-    it comes round, and is passed over."""
+    it comes round, and is passed over; the round is dropped once no socket is left in it."""
 
     rounds: ClassVar[weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[float, PingRound]]] = (
         weakref.WeakKeyDictionary())
@@ -582,6 +582,12 @@ class PingRound:
             due.popleft()[1]._ping()  # which takes its next place at the back
         if due and self.timer is None:
             self.timer = self.loop.call_at(due[0][0], self._turn)
+        elif not due:  # every socket gone: the round (which refers to its loop) goes too
+            by_interval = self.rounds.get(self.loop, {})
+            if by_interval.get(self.interval) is self:
+                del by_interval[self.interval]
+            if not by_interval:
+                self.rounds.pop(self.loop, None)
 
 
 def _client(scope: dict[str, Any]) -> str:

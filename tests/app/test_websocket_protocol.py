@@ -376,7 +376,7 @@ def test_the_http_protocol_a_socket_is_upgraded_from_is_freed_at_once_not_by_the
         gc.enable()
 
 
-def test_every_socket_of_a_server_is_pinged_from_one_timer(probe_server):
+def test_every_socket_of_a_server_is_pinged_from_one_timer_dropped_with_the_last_socket(probe_server):
     url, _ = probe_server
     with connect(f"{url}/echo") as a, connect(f"{url}/echo") as b, connect(f"{url}/echo") as c:
         for ws in (a, b, c):
@@ -390,6 +390,10 @@ def test_every_socket_of_a_server_is_pinged_from_one_timer(probe_server):
         for ws in (a, b, c):
             ws.send("y")
             assert ws.recv(timeout=5) == "y"
+    deadline = time.monotonic() + 5
+    while any(r.interval == 0.5 for by_interval in PingRound.rounds.values() for r in by_interval.values()):
+        assert time.monotonic() < deadline, "the round outlived its sockets (and kept its loop)"
+        time.sleep(0.05)
 
 
 def test_parlour_serve_drops_a_silent_seat_and_shows_it_away(sqlite_url, server_factory):
