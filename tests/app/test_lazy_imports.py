@@ -9,6 +9,7 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import httpx
 
@@ -32,12 +33,18 @@ print(json.dumps({"before": before, "after": after, "key": key}))
 """
 
 
-def test_a_process_loads_the_push_libraries_only_when_a_push_is_wanted(sqlite_url: str) -> None:
+def in_fresh_process(probe: str, sqlite_url: str) -> dict[str, Any]:
+    """What ``probe`` prints last (JSON), run in a new interpreter on a migrated database."""
     subprocess.run([sys.executable, "-m", "app.cli", "migrate"], cwd=ROOT, check=True, capture_output=True,
                    env={"DATABASE_URL": sqlite_url, "PATH": ""})
-    out = subprocess.run([sys.executable, "-c", PROBE, sqlite_url], cwd=ROOT, check=True, capture_output=True,
+    out = subprocess.run([sys.executable, "-c", probe, sqlite_url], cwd=ROOT, check=True, capture_output=True,
                          text=True).stdout
-    got = json.loads(out.strip().splitlines()[-1])
+    found: dict[str, Any] = json.loads(out.strip().splitlines()[-1])
+    return found
+
+
+def test_a_process_loads_the_push_libraries_only_when_a_push_is_wanted(sqlite_url: str) -> None:
+    got = in_fresh_process(PROBE, sqlite_url)
     assert got["before"] == [], f"loaded at start, though no push was wanted: {got['before']}"
     assert got["after"] == ["cryptography", "py_vapid"] and len(got["key"]) > 80
 
@@ -68,11 +75,7 @@ def test_a_process_loads_the_url_parser_and_the_metrics_library_only_when_first_
     """yarl (1.2 MB) with the first push subscription checked, prometheus_client (about 1 MB)
     with the first scrape, and pydantic.v1 (0.9 MB; FastAPI imports it to ask whether a route's
     types are v1 models) never."""
-    subprocess.run([sys.executable, "-m", "app.cli", "migrate"], cwd=ROOT, check=True, capture_output=True,
-                   env={"DATABASE_URL": sqlite_url, "PATH": ""})
-    out = subprocess.run([sys.executable, "-c", LATER, sqlite_url], cwd=ROOT, check=True, capture_output=True,
-                         text=True).stdout
-    got = json.loads(out.strip().splitlines()[-1])
+    got = in_fresh_process(LATER, sqlite_url)
     assert got["before"] == [], f"loaded before they were needed: {got['before']}"
     assert got["after"] == ["prometheus_client", "yarl"]
     assert got["moves"], "the scrape counted the move played before the library was loaded"

@@ -132,7 +132,7 @@ async def serve(scope: Scope, receive: Receive, send: Send, parlour: Parlour, li
     socket = (scope.get("extensions") or {}).get(SEND_NOW)
     conn = Connection(send, live.id, player.id if player else None, seat=player.seat if player else None,
                       address=client, socket=socket)
-    served = ServedSocket(parlour, conn, player.token_hash if player else None, send, socket)
+    served = ServedSocket(parlour, conn, player.token_hash if player else None, socket)
     task = asyncio.current_task()
     assert task is not None
     hub = parlour.hub
@@ -161,14 +161,12 @@ class ServedSocket:
     its messages does. Kept by the server's socket once its opening coroutine has ended
     (``drain``), so an idle socket costs only this, the connection and the socket itself."""
 
-    __slots__ = ("conn", "detached", "facts", "parlour", "send", "socket", "token_hash")
+    __slots__ = ("conn", "detached", "facts", "parlour", "socket", "token_hash")
 
-    def __init__(self, parlour: Parlour, conn: Connection, token_hash: str | None, send: Send,
-                 socket: Any) -> None:
+    def __init__(self, parlour: Parlour, conn: Connection, token_hash: str | None, socket: Any) -> None:
         self.parlour = parlour
         self.conn = conn
         self.token_hash = token_hash
-        self.send = send
         self.socket = socket
         self.detached = False
         self.facts = current_request()  # what its log lines say of it
@@ -220,7 +218,7 @@ class ServedSocket:
             # Reading the table or its chat found the database away: a close code the page
             # retries on, never a cut connection (which a client sees as a protocol error).
             with contextlib.suppress(OSError, RuntimeError):
-                await self.send({"type": "websocket.close", "code": TRY_AGAIN_LATER,
+                await self.conn.asgi_send({"type": "websocket.close", "code": TRY_AGAIN_LATER,
                                  "reason": "database unavailable"})
             return False
 
