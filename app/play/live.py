@@ -19,6 +19,7 @@ its lock held is never dropped. Loading it again is the snapshot + replay path.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import re
 import time
 from array import array
@@ -33,7 +34,18 @@ import orjson
 from sqlalchemy import Text, cast, func, select
 from sqlalchemy.ext.asyncio import async_sessionmaker
 
-from app.play.takeback import TakeBackGap, TurnChain, capture_points, chain_after, is_take_back, restore, timed_out
+from app.play.takeback import (
+    BoundaryNotKept,
+    History,
+    TakeBackGap,
+    TurnChain,
+    base_points,
+    capture_points,
+    chain_after,
+    is_take_back,
+    restore,
+    timed_out,
+)
 from app.server.single_flight import SingleFlight
 from app.storage.models import GameTable, HandoverVote, HintAsked, MoveRecord, Player, SeatChange, Snapshot
 from engines.base import Engine, Event, new_game, seat_labels
@@ -167,8 +179,8 @@ class LiveTable:
 
     def memory_estimate(self) -> int:
         """About how many bytes this table holds (its state, its log, its own objects)."""
-        chain = len(self.chain.base) if self.chain is not None else 0  # a turn's boundary, as JSON bytes
-        return TABLE_OVERHEAD_BYTES + STATE_BYTES_PER_JSON_BYTE * self.state_bytes + self.log.nbytes + chain
+        base = self.chain.base if self.chain is not None else None  # a turn's boundary, as JSON bytes
+        return TABLE_OVERHEAD_BYTES + STATE_BYTES_PER_JSON_BYTE * self.state_bytes + self.log.nbytes + len(base or b"")
 
     def measure_state(self) -> None:
         if self.state is not None:
@@ -252,8 +264,9 @@ class LiveTable:
         add their log lines (a load from a snapshot); a gap raises ``LookupError`` (a take-back
         reaching before a snapshot the load began at: ``TakeBackGap``)."""
         moves = list(moves)
-        capture = capture_points([(m[1], m[2]) for m in moves])
-        for (seq, seat, move, events), keep in zip(moves, capture, strict=True):
+        entries = [(m[1], m[2]) for m in moves]
+        for (seq, seat, move, events), keep, base in zip(moves, capture_points(entries), base_points(entries),
+                                                         strict=True):
             if seq > self.seq:
                 if seq != self.seq + 1:
                     raise LookupError(f"move {seq} does not follow move {self.seq}")
@@ -261,7 +274,7 @@ class LiveTable:
                     self.state, self.chain = restore(self.engine, self.chain, seat, move["undo"])
                 else:  # a time-out's move ends the turn chain (app/play/takeback.py)
                     chain = None if timed_out(events) else chain_after(self.engine, self.chain, self.state, seq,
-                                                                       seat, move, keep)
+                                                                       seat, move, keep, base)
                     self.engine.play(self.state, seat, move)
                     self.chain = chain
                 self.seq = seq
@@ -510,14 +523,50 @@ class LiveTables:
         """Bring a held table up to the database: apply the moves another process stored
         (``carried`` with its notification, else read after ``live.seq``)."""
         if carried and carried[0][0] <= live.seq + 1:
-            live.follow(m for m in carried if m[0] > live.seq)
-            return
+            moves: Sequence[Sequence[Any]] = carried
+        else:
+            async with self.sessions() as s:
+                moves = (await s.execute(
+                    select(MoveRecord.seq, MoveRecord.seat, MoveRecord.move, cast(MoveRecord.events, Text))
+                    .where(MoveRecord.table_id == live.id, MoveRecord.seq > live.seq)
+                    .order_by(MoveRecord.seq))).all()
+        while True:
+            try:
+                live.follow(m for m in moves if m[0] > live.seq)
+                return
+            except BoundaryNotKept as gap:  # another process took back a move of the open turn
+                gap.chain.base = await self.boundary(live, gap.chain.base_seq)
+
+    async def boundary(self, live: LiveTable, seq: int) -> bytes:
+        """The state after entry ``seq`` (at or before ``live.seq``), encoded, from the store: the
+        boundary of a turn chain, which a live table does not keep (app/play/takeback.py). Read
+        from the last snapshot at or before it, or from the deal when a take-back reaches past that
+        snapshot."""
         async with self.sessions() as s:
-            moves = (await s.execute(
+            snap = (await s.execute(
+                select(Snapshot.seq, Snapshot.state)
+                .where(Snapshot.table_id == live.id, Snapshot.seq <= seq)
+                .order_by(Snapshot.seq.desc()).limit(1))).first()
+            rows = (await s.execute(
                 select(MoveRecord.seq, MoveRecord.seat, MoveRecord.move, cast(MoveRecord.events, Text))
-                .where(MoveRecord.table_id == live.id, MoveRecord.seq > live.seq)
+                .where(MoveRecord.table_id == live.id, MoveRecord.seq <= seq)
                 .order_by(MoveRecord.seq))).all()
-        live.follow(moves)
+        engine = live.engine
+
+        def replay(state: Any, start: int) -> Any:
+            entries = [r for r in rows if r.seq > start]
+            history = History(engine, state, start)
+            for r, keep in zip(entries, capture_points([(r.seat, r.move) for r in entries]), strict=True):
+                history.follow(r.seq, r.seat, r.move, keep, by_clock=timed_out(r.events))
+            return history.state
+
+        state = None
+        if snap is not None:
+            with contextlib.suppress(TakeBackGap):
+                state = replay(engine.decode(snap.state), snap.seq)
+        if state is None:
+            state = replay(new_state(live), 0)
+        return orjson.dumps(engine.encode(state))
 
 
 def new_state(live: LiveTable) -> Any:

@@ -178,6 +178,8 @@ class MovePlayer:
             chain = live.chain
             assert chain is not None
             target = chain.target()
+            if chain.base is None:
+                chain.base = await self.tables.boundary(live, chain.base_seq)
             live.pending = True
             try:
                 state, rest = restore(live.engine, chain, seat, target)
@@ -200,7 +202,9 @@ class MovePlayer:
         if anything here fails. Also the turn chain the move leaves (app/play/takeback.py): none after
         a time-out's move, which is never taken back (its log line marks it so when stored)."""
         engine = live.engine
-        chain = None if timeout else chain_after(engine, live.chain, live.state, live.seq + 1, seat, move)
+        # the chain keeps no boundary: a take-back reads it from the store (LiveTables.boundary)
+        chain = None if timeout else chain_after(engine, live.chain, live.state, live.seq + 1, seat, move,
+                                                 keep_base=False)
         try:
             events = engine.play(live.state, seat, move)
         except IllegalMove as exc:  # the state is as it was

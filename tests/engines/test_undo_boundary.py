@@ -132,6 +132,29 @@ def test_a_bulk_replay_keeps_turn_chains_only_where_a_take_back_or_the_open_turn
     assert capture_points([]) == []
 
 
+def test_a_bulk_replay_keeps_a_turn_boundary_only_where_a_stored_take_back_follows():
+    from app.play.takeback import base_points
+
+    loan, undo = {"type": "take_loan"}, take_back_entry(1)
+    entries = [(0, loan), (0, loan), (1, loan), (1, loan), (1, undo), (0, loan), (0, loan)]
+    # the open turn (the last two) keeps its chain but not its boundary: a take-back asked later
+    # reads that from the store
+    assert base_points(entries) == [False, False, True, True, False, False, False]
+    assert base_points([]) == []
+
+
+def test_a_chain_without_its_boundary_asks_for_it_before_taking_back():
+    from app.play.takeback import BoundaryNotKept
+
+    s = LONDON.new_game(2, 5, {})
+    chain = chain_after(LONDON, None, s, 1, 0, {"type": "take_loan"}, keep_base=False)
+    assert chain is not None and chain.base is None
+    LONDON.play(s, 0, {"type": "take_loan"})
+    with pytest.raises(BoundaryNotKept) as gap:
+        restore(LONDON, chain, 0, 0)
+    assert gap.value.chain is chain
+
+
 @pytest.mark.parametrize("game", ["london", "tower_of_london", "towers_of_babylon"])
 def test_taking_back_returns_exactly_to_the_state_before_the_move_taken_back(game):
     """A random game with random take-backs: after each, the state is byte for byte the one
