@@ -16,3 +16,7 @@ checks every import, those inside functions and under TYPE_CHECKING too):
 7. ``app.web``       HTTP and websockets: the routes, the websocket protocol, the host's figures.
 8. ``app.main``, then ``app.cli``: the ASGI application, and the ``parlour`` command.
 """
+
+from app.server import lean_imports
+
+lean_imports.apply()

@@ -81,6 +81,43 @@ def test_a_process_loads_the_url_parser_and_the_metrics_library_only_when_first_
     assert got["moves"], "the scrape counted the move played before the library was loaded"
 
 
+PAGES = """
+import json, sys
+from app.main import create_app  # first, as `parlour serve` imports the server before FastAPI
+from fastapi.testclient import TestClient
+from tests.conftest import make_settings
+from tests.support.play import started_table, play_one
+
+with TestClient(create_app(make_settings(sys.argv[1])), base_url="http://testserver") as c:
+    t = started_table(c, ("Ada", "Bob"))
+    play_one(c, t)
+    with c.websocket_connect(f"/ws/seats/{t['tokens'][0]}") as ws:
+        ws.receive_json()
+    before = {m: sys.modules.get(m) is not None for m in ("jinja2", "watchfiles")}
+    import uvicorn.supervisors
+    reloader = uvicorn.supervisors.ChangeReload.__name__
+    from fastapi.openapi.models import OpenAPI
+    from app.web.routes.api import FoundIn
+    built = {"fastapi": OpenAPI.__pydantic_complete__, "ours": FoundIn.__pydantic_complete__}
+    page = c.get(f"/seat/{t['tokens'][0]}")
+    doc = OpenAPI.model_validate({"openapi": "3.1.0", "info": {"title": "t", "version": "1"}, "paths": {}})
+    after = {"jinja2": sys.modules.get("jinja2") is not None, "openapi": doc.info.title, "page": page.status_code}
+print(json.dumps({"before": before, "reloader": reloader, "built": built, "after": after}))
+"""
+
+
+def test_a_process_loads_jinja2_at_its_first_page_fastapis_models_at_first_use_and_watchfiles_never(
+        sqlite_url: str) -> None:
+    """Jinja2 (1.1 MB) with the first page; FastAPI's OpenAPI models (1.3 MB) built when first
+    used, the server's own payload models built as usual; uvicorn's watchfiles reloader (0.6 MB)
+    never — uvicorn falls back to its polling reloader."""
+    got = in_fresh_process(PAGES, sqlite_url)
+    assert got["before"] == {"jinja2": False, "watchfiles": False}, got
+    assert got["reloader"] == "StatReload"
+    assert got["built"] == {"fastapi": False, "ours": True}, got
+    assert got["after"] == {"jinja2": True, "openapi": "t", "page": 200}, got
+
+
 def test_parlour_serve_runs_without_docstrings_asserts_and_column_positions(sqlite_url: str, server_factory) -> None:
     """4–5 MB less resident memory (docs/PERFORMANCE.md); the process keeps its pid (an exec), so
     a supervisor's signals still reach it."""

@@ -22,5 +22,5 @@ PARTS = ("symbols", "rules")
 async def game_help(parlour: ParlourDep, game: str, part: str) -> Response:
     if game not in parlour.engines or part not in PARTS:
         return HTMLResponse('<p class="note">Nothing here.</p>', status_code=404)
-    fragment = templates.env.select_template([f"games/{game}/{part}.html", f"games/no_{part}.html"])
+    fragment = templates().env.select_template([f"games/{game}/{part}.html", f"games/no_{part}.html"])
     return HTMLResponse(fragment.render(), headers={"Cache-Control": "public, max-age=3600"})

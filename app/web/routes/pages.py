@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from typing import Any
+from functools import cache
+from typing import TYPE_CHECKING, Any
 
 from fastapi import APIRouter, Form, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
-from fastapi.templating import Jinja2Templates
 
 from app.parlour import Parlour, ParlourDep, client_id
 from app.play.live import LiveTable, PlayerInfo
@@ -17,8 +17,10 @@ from app.server.paths import STATIC, TEMPLATES
 from app.tables.bot_pool import plays_bots
 from engines.base import Engine
 
+if TYPE_CHECKING:
+    from fastapi.templating import Jinja2Templates
+
 router = APIRouter(tags=["pages"], default_response_class=HTMLResponse)
-templates = Jinja2Templates(directory=str(TEMPLATES))
 
 NUMBER_WORDS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight"}
 
@@ -31,7 +33,15 @@ def seat_range(engine: Engine) -> str:
     return text[0].upper() + text[1:]
 
 
-templates.env.filters["seat_range"] = seat_range
+@cache
+def templates() -> Jinja2Templates:
+    """The pages' templates, made at the first page asked for: Jinja2 is 1.1 MB of a process
+    that may serve only sockets and the API (a load run, a server behind another front end)."""
+    from fastapi.templating import Jinja2Templates
+
+    made = Jinja2Templates(directory=str(TEMPLATES))
+    made.env.filters["seat_range"] = seat_range
+    return made
 
 
 def page(request: Request, template: str, status_code: int = 200, **context: Any) -> Response:
@@ -40,7 +50,7 @@ def page(request: Request, template: str, status_code: int = 200, **context: Any
     engine = context.get("engine")
     if engine is not None:
         context["game_style"] = (STATIC / "games" / engine.id / "style.css").exists()
-    return templates.TemplateResponse(request, template, context, status_code=status_code)
+    return templates().TemplateResponse(request, template, context, status_code=status_code)
 
 
 def chosen_engine(parlour: Parlour, game: str | None) -> Engine:
