@@ -34,8 +34,7 @@ from app.tables.bot_pool import BotPool
 from app.tables.bot_seats import BotSeats
 from app.tables.clocks import ClockKeeper
 from app.tables.rooms import Rooms
-from engines.base import Engine
-from engines.registry import load_engines
+from engines.registry import Engines, load_engines
 
 SWITCH_INTERVAL = 0.0005  # seconds a thread waits for the interpreter lock before it is handed over
 log = logging.getLogger("parlour")
@@ -44,7 +43,7 @@ log = logging.getLogger("parlour")
 class Parlour:
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
-        self.engines: dict[str, Engine] = load_engines(settings.engines)
+        self.engines: Engines = load_engines(settings.engines)
         self.db = make_engine(settings.database_url, settings.db_busy_seconds)
         self.sessions = sessionmaker(self.db)
         self.notifier: Notifier = (PostgresNotifier(settings.database_url)

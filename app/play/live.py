@@ -297,7 +297,7 @@ class LiveTables:
     """The in-memory cache of live tables, loaded on demand (snapshot + replay), kept while in
     use (see ``sweep``)."""
 
-    def __init__(self, sessions: async_sessionmaker[Any], engines: dict[str, Engine], *,
+    def __init__(self, sessions: async_sessionmaker[Any], engines: Mapping[str, Engine], *,
                  idle_seconds: float = 600, finished_idle_seconds: float = 60,
                  cache_bytes: int = 128 * 2**20) -> None:
         self.sessions = sessions
