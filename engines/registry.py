@@ -72,6 +72,11 @@ class Engines(Mapping[str, Engine]):
     def __len__(self) -> int:
         return len(self._paths)
 
+    def host(self, game: str, engine: Engine) -> None:
+        """Host ``engine`` under ``game`` in place of what was there (a test's stand-in)."""
+        self._paths.setdefault(game, f"<{type(engine).__name__}>")
+        self._loaded[game] = engine
+
     def loaded(self) -> list[str]:
         """The ids whose engines are imported so far."""
         return [game for game in self._paths if game in self._loaded]

@@ -91,7 +91,7 @@ class Socket:
 @pytest.fixture
 async def parlour(sqlite_url: str):
     p = Parlour(make_settings(sqlite_url))
-    p.tables.engines["tally"] = Lenient(p.tables.engines["tally"])  # type: ignore[assignment]
+    p.engines.host("tally", Lenient(p.engines["tally"]))  # type: ignore[arg-type]
     await p.start()
     yield p
     await p.stop()
