@@ -39,9 +39,9 @@ from app.play.takeback import (
     History,
     TakeBackGap,
     TurnChain,
-    base_points,
     capture_points,
     chain_after,
+    chain_points,
     is_take_back,
     restore,
     timed_out,
@@ -264,9 +264,8 @@ class LiveTable:
         add their log lines (a load from a snapshot); a gap raises ``LookupError`` (a take-back
         reaching before a snapshot the load began at: ``TakeBackGap``)."""
         moves = list(moves)
-        entries = [(m[1], m[2]) for m in moves]
-        for (seq, seat, move, events), keep, base in zip(moves, capture_points(entries), base_points(entries),
-                                                         strict=True):
+        capture, bases = chain_points([(m[1], m[2]) for m in moves])
+        for (seq, seat, move, events), keep, base in zip(moves, capture, bases, strict=True):
             if seq > self.seq:
                 if seq != self.seq + 1:
                     raise LookupError(f"move {seq} does not follow move {self.seq}")

@@ -134,17 +134,18 @@ def capture_points(entries: Sequence[tuple[int, Any]]) -> list[bool]:
     matter? Only when a take-back follows before another seat's entry, or no other seat's entry
     follows at all (the turn still open). Elsewhere a replay keeps no chain, and so encodes no
     state: a whole London replayed keeps chains in its last turn only, not in its hundred."""
-    return _chain_points(entries)[0]
+    return chain_points(entries)[0]
 
 
 def base_points(entries: Sequence[tuple[int, Any]]) -> list[bool]:
     """For the same entries: must a chain starting at each keep its boundary? Only when a
     stored take-back follows before another seat's entry; the open turn's chain is kept without
     it (a take-back asked later reads it from the store)."""
-    return _chain_points(entries)[1]
+    return chain_points(entries)[1]
 
 
-def _chain_points(entries: Sequence[tuple[int, Any]]) -> tuple[list[bool], list[bool]]:
+def chain_points(entries: Sequence[tuple[int, Any]]) -> tuple[list[bool], list[bool]]:
+    """``capture_points`` and ``base_points`` of the same entries, in one pass."""
     capture, bases = [False] * len(entries), [False] * len(entries)
     open_turn, take_back_ahead, seat_ahead = True, False, None
     for i in range(len(entries) - 1, -1, -1):
