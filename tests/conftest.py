@@ -128,6 +128,26 @@ def csp_complaint(text: str) -> bool:
     return "Content-Security-Policy" in text or "Content Security Policy" in text
 
 
+# What the pages of a browser test said went wrong (console errors, failed requests, uncaught
+# errors): printed with a failure, beside the end of the test server's log, so that a failure
+# seen once on a loaded machine can be read afterwards.
+PAGE_TRAIL = pytest.StashKey[list[str]]()
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[None]:
+    outcome = yield
+    report = outcome.get_result()  # type: ignore[attr-defined]
+    if report.when != "call" or not report.failed:
+        return
+    trail = item.stash.get(PAGE_TRAIL, [])
+    if trail:
+        report.sections.append(("what the pages said", "\n".join(trail[-80:])))
+    server = getattr(item, "funcargs", {}).get("server")
+    if isinstance(server, ServerProcess):
+        report.sections.append(("the end of the server's log", "\n".join(server.log_text().splitlines()[-80:])))
+
+
 @pytest.fixture(autouse=True)
 def csp_violations_fail_the_test(request: pytest.FixtureRequest) -> Iterator[list[str]]:
     """Watches every browser context a browser test opens (browser.new_context / new_page) and
@@ -137,13 +157,22 @@ def csp_violations_fail_the_test(request: pytest.FixtureRequest) -> Iterator[lis
         return
     browser = request.getfixturevalue("browser")
     seen: list[str] = []
+    trail = request.node.stash.setdefault(PAGE_TRAIL, [])
     make = browser.new_context
+
+    def heard(m: Any) -> None:
+        if csp_complaint(m.text):
+            seen.append(f"{m.text} [{m.location.get('url')}]")
+        if m.type in ("error", "warning"):
+            trail.append(f"console {m.type}: {m.text} [{m.location.get('url')}]")
 
     def new_context(*args: Any, **kwargs: Any) -> Any:
         assert not kwargs.get("bypass_csp"), "browser tests run under the site's Content-Security-Policy"
         context = make(*args, **kwargs)
         context.add_init_script(script=CSP_WATCH)
-        context.on("console", lambda m: csp_complaint(m.text) and seen.append(f"{m.text} [{m.location.get('url')}]"))
+        context.on("console", heard)
+        context.on("requestfailed", lambda r: trail.append(f"request failed: {r.method} {r.url} ({r.failure})"))
+        context.on("weberror", lambda e: trail.append(f"page error: {e.error}"))
         return context
 
     def new_page(*args: Any, **kwargs: Any) -> Any:

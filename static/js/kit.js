@@ -32,6 +32,15 @@ const ESC = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;
 /** Text made safe for an HTML string. */
 export const esc = (s) => String(s ?? "").replace(/[&<>"']/g, (c) => ESC[c]);
 
+/** import(url), asked again after a dropped fetch (a fresh query: a browser may keep a failure). */
+export async function importModule(url, n = 0) {
+  try { return await import(n ? `${url}?try=${n}` : url); } catch (err) {
+    if (n > 2) throw err;
+    await new Promise((done) => setTimeout(done, 400 << n));
+    return importModule(url, n + 1);
+  }
+}
+
 /** "1 card", "3 cards". */
 export const plural = (n, one, many = one + "s") => `${n} ${n === 1 ? one : many}`;
 

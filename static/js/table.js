@@ -1,6 +1,6 @@
 // The table client: the socket, the waiting room, the frame around the board (action bar, panels,
 // log, chat); static/games/<id>/renderer.js draws the board and turns clicks into moves.
-import { el } from "./kit.js";
+import { el, importModule } from "./kit.js";
 
 const boot = JSON.parse(document.getElementById("boot").textContent);
 const $ = (id) => document.getElementById(id);
@@ -23,8 +23,7 @@ const state = {
   logCount: 0, error: null, wasMine: false, lostTimer: null, decision: 0, asked: null,
 };
 
-// Measurements any page may read (window.parlourMetrics): when the first view was drawn and
-// how long each board render took, in milliseconds.
+// window.parlourMetrics: when the first view was drawn, each board render's ms.
 const metrics = { firstView: null, renders: [] };
 window.parlourMetrics = metrics;
 
@@ -177,8 +176,7 @@ function onView(msg) {
   renderBoard();
 }
 
-// The seat's legal moves: sent beside the view today, and once only (inside the prompt's
-// choices) tomorrow; either way the renderers read ctx.moves.
+// The seat's legal moves, beside the view or in the prompt's choices: renderers read ctx.moves.
 function movesOf(msg) {
   if (Array.isArray(msg.moves)) return msg.moves;
   const p = msg.view && msg.view.prompt;
@@ -442,7 +440,7 @@ function renderResult() {
 function loadRenderer() {
   if (!state.renderer) {
     state.rendererGame = boot.game;
-    state.renderer = import(`/static/games/${boot.game}/renderer.js`).then((mod) => {
+    state.renderer = importModule(`/static/games/${boot.game}/renderer.js`).then((mod) => {
       // a renderer may draw its own prompt and result, and add lines to the player panels
       state.ownPrompt = Boolean(mod.ownPrompt);
       state.ownResult = Boolean(mod.ownResult);

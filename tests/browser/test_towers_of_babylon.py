@@ -674,3 +674,30 @@ def test_a_card_with_several_ways_to_pay_shows_them_the_cheapest_preselected_and
         assert not errors, errors
         page.context.close()
     print("payment screenshots:", *shots.values())
+
+
+def test_a_dropped_fetch_of_the_boards_scripts_is_tried_again_without_a_reload(browser: Browser, server):
+    """The game's renderer and its deck-choice part are fetched when first needed; a fetch that
+    fails (a dropped connection, a server restarting) is asked for again, so the player gets the
+    game's own board, not the plain fallback, and the deck choice, without reloading."""
+    api = httpx.Client(base_url=server.base, timeout=20)
+    t = api.post("/api/tables", json={"game": "towers_of_babylon", "name": "Ada"}).json()
+    api.post(f"/api/tables/{t['code']}/join", json={"name": "Beatrice"}).raise_for_status()
+    api.post(f"/api/seats/{t['seat_token']}/start").raise_for_status()
+    page = browser.new_context(**context_args("laptop")).new_page()
+    dropped: list[str] = []
+
+    def drop_first(route: Any) -> None:
+        name = route.request.url.rsplit("/", 1)[-1].split("?")[0]
+        if name not in dropped:
+            dropped.append(name)
+            route.abort("connectionreset")
+        else:
+            route.continue_()
+
+    page.route(re.compile(r".*/static/games/towers_of_babylon/(renderer|deck)\.js(\?.*)?$"), drop_first)
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(t["seat_url"])
+    expect(page.locator("#board .tob-deck")).to_have_count(4, timeout=15000)
+    assert sorted(dropped) == ["deck.js", "renderer.js"] and not errors, (dropped, errors)

@@ -2,7 +2,7 @@
 // Every move sent is one of ctx.moves. Fixed data is fetched once: outlines and card texts
 // (map.json), areas, houses and orders (the table's static data, merged into every view).
 
-import { el, moveKey, Moves, plural, signed, svg } from "/static/js/kit.js";
+import { el, importModule, moveKey, Moves, plural, signed, svg } from "/static/js/kit.js";
 import { fitAreas, frameBox, setupGestures, showAll, zoomButtons } from "./mapview.js";
 
 
@@ -54,7 +54,7 @@ function lazy(name, then = null) {
   const l = LAZY[name] || (LAZY[name] = { mod: null, p: null, then: [] });
   if (then) l.then.push(then);
   if (!l.mod && !l.p) {
-    l.p = Promise.all([import(`./${name}.js`), panelsCss()]).then(([m]) => {
+    l.p = Promise.all([importModule(new URL(`./${name}.js`, import.meta.url).href), panelsCss()]).then(([m]) => {
       l.mod = m;
       if (S.root && S.ctx) render(S.root, S.ctx);
       for (const f of l.then.splice(0)) f(m);

@@ -3,7 +3,7 @@
 // or selects a card whose listed moves then show. A minion's card outline turns (upright, sideways,
 // upside down); its name, numbers and state stay upright and in words.
 
-import { attachZoom, esc, focusedKey, makeSections, markFresh, moveKey, Moves, patchSection, plural, restoreFocus } from "/static/js/kit.js";
+import { attachZoom, esc, importModule, focusedKey, makeSections, markFresh, moveKey, Moves, patchSection, plural, restoreFocus } from "/static/js/kit.js";
 
 // the table page draws no prompt line or result box of its own above this board
 export const ownPrompt = true;
@@ -91,14 +91,15 @@ const PAYING = ", paying ";
 const act = (k, move) => ` data-k="${esc(k)}" data-move="${esc(moveKey(move))}"`;
 const choiceLabel = (move) => { const c = S.moves.choice(move); return fill(c ? c.label : move.type); };
 
-// parts fetched on first need (help.js: why not, the first turns' hint, the zoom; deck.js: the
-// deck choice), given these helpers; the board is drawn again when one comes
+// parts fetched on first need (help.js, deck.js), given these helpers; the board is drawn again
+// when one comes
 const T = { S, V, card, faction, esc, plural, glyph, act, buttons, minionOf, keywordsOf, costWords, nameOf, mySeat, handCard,
   draw: () => draw(), WINDOW, STATUS, TURNED, ZONE_NAME };
 const loaded = {};
 function fetchPart(name) {
   if (!loaded[name]) {
-    loaded[name] = import(`./${name}.js`).then(async (m) => { if (m.styled) await m.styled; S[name] = m; if (S.ctx) draw(); return m; });
+    loaded[name] = importModule(new URL(`./${name}.js`, import.meta.url).href)
+      .then(async (m) => { if (m.styled) await m.styled; S[name] = m; if (S.ctx) draw(); return m; });
     loaded[name].catch(() => { loaded[name] = null; });
   }
   return loaded[name];
@@ -394,8 +395,7 @@ function selPanel(P) {
     `<div class="tob-row">${buttons(P.selMoves, "", true)}<button type="button" class="tob-btn quiet" data-act="cancel" data-k="cancel">Cancel</button></div></div>`;
 }
 
-// the hand: a strip held at the bottom of the window; a row that scrolls says so (a count, a fade,
-// arrows); its head tells why a card cannot be played, and the first turns' hint
+// the hand: a strip at the window's bottom; a row that scrolls says so (a count, a fade, arrows)
 function handSection(v, P) {
   const me = mySeat();
   if (me === null || v.phase === "deck") return "";
