@@ -276,9 +276,10 @@ def test_two_players_play_a_whole_game_of_towers_of_babylon_by_clicking(browser:
     errors: list[str] = []
     ada, bea = found_and_join(browser, server, errors)
 
-    # the deck choice: each player chooses their own, in the page
+    # the deck choice: each player chooses their own, in the page (the first board of the
+    # server's first game: given the time a loaded machine may take to fetch its parts)
     for p in (ada, bea):
-        expect(p.locator("#board .tob-deck")).to_have_count(4)
+        expect(p.locator("#board .tob-deck")).to_have_count(4, timeout=15000)
     ada.locator("#board .tob-deck", has_text="Ember Legion").click()
     expect(ada.locator("#board .tob-sec-now > .tob-now")).to_contain_text("Your deck is chosen")
     # Beatrice pastes lists: a name that is no card is caught in the page, a deck rule broken
