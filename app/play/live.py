@@ -541,30 +541,30 @@ class LiveTables:
         boundary of a turn chain, which a live table does not keep (app/play/takeback.py). Read
         from the last snapshot at or before it, or from the deal when a take-back reaches past that
         snapshot."""
-        async with self.sessions() as s:
-            snap = (await s.execute(
-                select(Snapshot.seq, Snapshot.state)
-                .where(Snapshot.table_id == live.id, Snapshot.seq <= seq)
-                .order_by(Snapshot.seq.desc()).limit(1))).first()
-            rows = (await s.execute(
-                select(MoveRecord.seq, MoveRecord.seat, MoveRecord.move, cast(MoveRecord.events, Text))
-                .where(MoveRecord.table_id == live.id, MoveRecord.seq <= seq)
-                .order_by(MoveRecord.seq))).all()
         engine = live.engine
 
-        def replay(state: Any, start: int) -> Any:
-            entries = [r for r in rows if r.seq > start]
+        async def replay(state: Any, start: int) -> Any:
+            async with self.sessions() as s:
+                entries = (await s.execute(
+                    select(MoveRecord.seq, MoveRecord.seat, MoveRecord.move, cast(MoveRecord.events, Text))
+                    .where(MoveRecord.table_id == live.id, MoveRecord.seq > start, MoveRecord.seq <= seq)
+                    .order_by(MoveRecord.seq))).all()
             history = History(engine, state, start)
             for r, keep in zip(entries, capture_points([(r.seat, r.move) for r in entries]), strict=True):
                 history.follow(r.seq, r.seat, r.move, keep, by_clock=timed_out(r.events))
             return history.state
 
+        async with self.sessions() as s:
+            snap = (await s.execute(
+                select(Snapshot.seq, Snapshot.state)
+                .where(Snapshot.table_id == live.id, Snapshot.seq <= seq)
+                .order_by(Snapshot.seq.desc()).limit(1))).first()
         state = None
         if snap is not None:
             with contextlib.suppress(TakeBackGap):
-                state = replay(engine.decode(snap.state), snap.seq)
-        if state is None:
-            state = replay(new_state(live), 0)
+                state = await replay(engine.decode(snap.state), snap.seq)
+        if state is None:  # a take-back that reaches past the snapshot: from the deal
+            state = await replay(new_state(live), 0)
         return orjson.dumps(engine.encode(state))
 
 
