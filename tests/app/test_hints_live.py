@@ -146,7 +146,9 @@ def test_an_ask_stored_by_either_process_reaches_a_socket_on_the_other_once_and_
     async def scenario() -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
         async with websockets.connect(f"ws://{b.address}/ws/seats/{other}") as ws:
             await _until(ws, lambda m: m["type"] == "view")
-            async with httpx.AsyncClient() as http:  # the same seat and decision, through both at once
+            # the same seat and decision, through both at once; each process starts its search
+            # worker at its first ask, which a loaded machine may take seconds over
+            async with httpx.AsyncClient(timeout=60) as http:
                 answers = await asyncio.gather(*(http.post(f"{s.base}/api/seats/{token}/hint") for s in (a, b)))
             assert [r.status_code for r in answers] == [200, 200], [r.text for r in answers]
             told = await _until(ws, lambda m: m["type"] == "log")
