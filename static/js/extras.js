@@ -1,5 +1,4 @@
-// What the table page needs only now and then, fetched on first need: the "your turn" bell and,
-// after the end, its box and the replay links. (Undo lives in the action bar: table.js.)
+// Fetched on first need: the "your turn" bell, the end's box and the replay links.
 import { el } from "./kit.js";
 
 export function paint(state, boot) {
@@ -12,7 +11,7 @@ export function paint(state, boot) {
 
 let audio = null;
 
-// The "your turn" bell (the player turned the sound on): a soft two-note bell, E5 then B5.
+// The "your turn" bell: E5 then B5.
 export function chime() {
   try {
     audio = audio || new (window.AudioContext || window.webkitAudioContext)();
@@ -34,6 +33,10 @@ export function chime() {
 
 // The end's box: the winner (unless the game's renderer names it), scores, play again, the seed.
 export function result(state, boot, nameOf, flash, box) {
+  // redrawn only when changed (a link being clicked stays)
+  const key = JSON.stringify([state.ownResult, state.result, state.table && state.table.players, state.again, state.seed]);
+  if (box.dataset.drawn === key) return;
+  box.dataset.drawn = key;
   const parts = [];
   if (!state.ownResult) {
     const winners = state.result.winners.map(nameOf);
