@@ -58,16 +58,13 @@ async def journal_beside_another_connection(url: str) -> AsyncIterator[tuple[Sql
         await journal.stop()
 
 
-async def test_a_lone_move_with_the_write_lock_free_is_stored_without_yielding_to_the_loop(sqlite_url):
+async def test_a_lone_move_with_the_write_lock_free_is_committed_on_the_loop_when_its_pass_ends(sqlite_url):
     async with journal_beside_another_connection(sqlite_url) as (journal, table, other):
-        # driven by hand: a coroutine that never suspends ends at its first step
-        step = journal.append(MoveWrite(table, 1, 0, '{"type":"pass"}', "[]"))
-        try:
-            step.send(None)
-        except StopIteration as done:
-            assert done.value is True
-        else:
-            raise AssertionError("the move waited for the loop although the write lock was free")
+        ticked = asyncio.Event()
+        asyncio.get_running_loop().call_later(0.001, ticked.set)
+        assert await journal.append(MoveWrite(table, 1, 0, '{"type":"pass"}', "[]"))
+        assert not ticked.is_set()  # no timer had its turn: the move waited one pass, not for the thread
+        assert journal.batches == journal.on_loop == 1
         # with the lock held elsewhere, the move is queued for the journal's task instead
         other.execute("BEGIN IMMEDIATE")
         queued = asyncio.create_task(journal.append(MoveWrite(table, 2, 0, '{"type":"pass"}', "[]")))
@@ -180,3 +177,47 @@ def test_a_commit_on_the_loop_is_quick(tmp_path):
         conn.execute("COMMIT")
         took.append(time.perf_counter() - started)
     assert sorted(took)[100] < 0.002
+
+
+async def test_the_moves_of_one_pass_of_the_loop_are_committed_together(sqlite_url):
+    tables = await make_table_rows(sqlite_url, 6)
+    journal = SqliteJournal(sqlite_url, Notifier())
+    await journal.start()
+    try:
+        # six tables' moves handled in one pass, as a saturated loop does: one commit
+        stored = await asyncio.gather(*(journal.append(MoveWrite(t, 1, 0, '{"type":"pass"}', "[]"))
+                                        for t in tables))
+        assert stored == [True] * 6
+        assert (journal.batches, journal.moves, journal.on_loop) == (1, 6, 1)
+        # a taken seq among them is refused alone; the others are stored
+        taken = await asyncio.gather(journal.append(MoveWrite(tables[1], 2, 0, '{"type":"pass"}', "[]")),
+                                     journal.append(MoveWrite(tables[2], 1, 0, '{"type":"pass"}', "[]")),
+                                     journal.append(MoveWrite(tables[3], 2, 0, '{"type":"pass"}', "[]")))
+        assert taken == [True, False, True]
+        assert (journal.batches, journal.moves) == (2, 9)
+    finally:
+        await journal.stop()
+    assert [stored_seqs(sqlite_url, t) for t in tables] == [[1], [1, 2], [1], [1, 2], [1], [1]]
+
+
+async def test_moves_gathered_in_a_pass_wait_on_the_thread_when_another_connection_holds_the_lock(sqlite_url):
+    async with journal_beside_another_connection(sqlite_url) as (journal, table, other):
+        gathered = asyncio.ensure_future(journal.append(MoveWrite(table, 1, 0, '{"type":"pass"}', "[]")))
+        other.execute("BEGIN IMMEDIATE")  # before the pass ends, the lock is taken elsewhere
+        await asyncio.sleep(0.3)
+        assert not gathered.done()
+        other.execute("COMMIT")
+        assert await asyncio.wait_for(gathered, 10)
+        assert journal.on_loop == 0 and journal.batches == 1  # it went by the thread
+    assert stored_seqs(sqlite_url, table) == [1]
+
+
+async def test_moves_gathered_when_the_journal_stops_are_stored_and_answered(sqlite_url):
+    (table,) = await make_table_rows(sqlite_url, 1)
+    journal = SqliteJournal(sqlite_url, Notifier())
+    await journal.start()
+    appended = asyncio.ensure_future(journal.append(MoveWrite(table, 1, 0, '{"type":"pass"}', "[]")))
+    await asyncio.sleep(0)  # gathered; its pass has not ended
+    await journal.stop()
+    assert appended.done() and appended.result() is True
+    assert stored_seqs(sqlite_url, table) == [1]
