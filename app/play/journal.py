@@ -2,7 +2,8 @@
 
 Moves that arrive while a commit is in flight are written together in the next transaction,
 so under load one commit carries many moves, and an idle server commits each move at once
-(no artificial delay). A move's sender is answered, and its views are sent, only after the
+(no artificial delay); SQLite's journal also gathers the moves of one pass of the event loop
+(see ``SqliteJournal``). A move's sender is answered, and its views are sent, only after the
 commit that holds it. The journal talks to the database driver directly: the hot path has
 no ORM and exactly one transaction per batch.
 
@@ -177,7 +178,7 @@ class SqliteJournal(Journal):
     an SQLite commit's locks and WAL frames cost about as much as its rows (57 µs for a move
     alone, 25 µs a move eight together, on the moves table). A lone move waits one pass, not a
     hop to the journal's task and back (which had added ~10 ms to the round trip's p99 under
-    load); at 100 tables flat out the round trip's p99 fell from 144 to 81 ms with it.
+    load); at 100 tables flat out the round trip's p99 fell from 144 to 81 ms with it (docs/PERFORMANCE.md).
 
     The WAL is checkpointed on that thread, never inside a move's commit: every
     ``CHECKPOINT_EVERY`` moves a PASSIVE checkpoint copies the WAL's pages into the database and
