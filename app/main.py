@@ -10,7 +10,6 @@ from fastapi import Depends, FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.middleware.gzip import GZipMiddleware
 from fastapi.responses import JSONResponse, Response
-from fastapi.staticfiles import StaticFiles
 from sqlalchemy.exc import DBAPIError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
@@ -22,6 +21,7 @@ from app.server.paths import STATIC
 from app.server.user_text import TextRefused, refuse_nul_in_request
 from app.storage.db import is_busy
 from app.web import outage
+from app.web.lean_scripts import LeanScripts
 from app.web.outage import database_unavailable
 from app.web.prometheus import Exporter
 from app.web.routes import again_pages, api, diplomacy, game_help, hints_api, ops, pages, replays, sockets, time_api
@@ -58,7 +58,7 @@ def create_fastapi(settings: Settings | None = None) -> FastAPI:
     app.include_router(replays.router)
     app.include_router(ops.router)
     app.include_router(hints_api.router)
-    app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")
+    app.mount("/static", LeanScripts(directory=str(STATIC)), name="static")  # scripts without comment lines
     app.add_middleware(GZipMiddleware, minimum_size=1024)  # pages, scripts, JSON: a phone on 3G
     app.add_middleware(GuardMiddleware, max_body=settings.max_frame_bytes)
 
