@@ -55,6 +55,9 @@ def comment_lines(source: str) -> set[int]:
                 dropped.add(number)
                 continue
             block_start = number if text.startswith("/*") else -1
+            if not stack and not _MARKS.intersection(line):  # most lines: nothing to follow inside
+                before = _last_token(text) or before
+                continue
         while i < n:
             c = line[i]
             if in_block:
@@ -129,6 +132,23 @@ def comment_lines(source: str) -> set[int]:
     if in_block or stack:
         raise Unsure("a comment or template literal is still open at the end")
     return dropped
+
+
+_MARKS = frozenset("/'\"`")
+
+
+def _last_token(text: str) -> str:
+    """What a line without strings, templates or slashes leaves as ``before``."""
+    text = text.rstrip()
+    if not text:
+        return ""
+    if not (text[-1].isalnum() or text[-1] in "_$"):
+        return text[-1]
+    j = len(text)
+    while j > 0 and (text[j - 1].isalnum() or text[j - 1] in "_$"):
+        j -= 1
+    word = text[j:]
+    return word if word in REGEX_AFTER_WORDS else ")"
 
 
 def _string_end(line: str, start: int, quote: str) -> int:
