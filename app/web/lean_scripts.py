@@ -1,12 +1,13 @@
 """The pages' scripts served without their comment lines.
 
 The scripts under static/ are written to be read: a sixth of what a page downloads, compressed,
-was comment lines (132 of 110 KB gzip over every script). A browser needs none of them, so the
+was comment lines (every script gzipped: 132.5 KB with them, 110.5 KB without). A browser needs
+none of them, so the
 static mount serves each script with its whole-line comments taken out — a line that holds
 only a ``//`` comment, and a ``/* … */`` block that starts a line and ends one — and nothing else
 changed: no other line is touched, so a script's line numbers move but its code is the same
 text. The source stays as it is on disk; each script is stripped once per process, when first
-asked for, on the static files' worker thread.
+asked for, on the static files' worker thread (every script of the site: 88 ms in all).
 
 Deciding what is a comment needs where the strings, template literals (which span lines and
 may hold ``//``), regular expressions and block comments are: ``comment_lines`` is a small
