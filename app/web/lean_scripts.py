@@ -2,11 +2,10 @@
 
 The scripts under static/ are written to be read: a sixth of what a page downloads, compressed,
 was comment lines (every script gzipped: 132.5 KB with them, 110.5 KB without). A browser needs
-none of them, so the
-static mount serves each script with its whole-line comments taken out — a line that holds
-only a ``//`` comment, and a ``/* … */`` block that starts a line and ends one — and nothing else
-changed: no other line is touched, so a script's line numbers move but its code is the same
-text. The source stays as it is on disk; each script is stripped once per process, when first
+none of them, so the static mount serves each script with its whole-line comments taken out — a
+line that holds only a ``//`` comment, and a ``/* … */`` block that starts a line and ends one —
+and nothing else changed: no other line is touched, so a script's line numbers move but its code
+is the same text. The source stays as it is on disk; each script is stripped once per process, when first
 asked for, on the static files' worker thread (every script of the site: 88 ms in all).
 
 Deciding what is a comment needs where the strings, template literals (which span lines and
