@@ -17,7 +17,6 @@ still open at the end of the file) the script is served as it is.
 from __future__ import annotations
 
 import os
-import threading
 from typing import Any
 
 from starlette.datastructures import Headers
@@ -33,6 +32,23 @@ REGEX_AFTER_WORDS = frozenset({"return", "typeof", "case", "do", "else", "in", "
 
 class Unsure(Exception):
     """The scanner lost its place: the script is served unstripped."""
+
+
+_MARKS = frozenset("/'\"`")
+
+
+def _last_token(text: str) -> str:
+    """What a line without strings, templates or slashes leaves as ``before``."""
+    text = text.rstrip()
+    if not text:
+        return ""
+    if not (text[-1].isalnum() or text[-1] in "_$"):
+        return text[-1]
+    j = len(text)
+    while j > 0 and (text[j - 1].isalnum() or text[j - 1] in "_$"):
+        j -= 1
+    word = text[j:]
+    return word if word in REGEX_AFTER_WORDS else ")"
 
 
 def comment_lines(source: str) -> set[int]:
@@ -134,23 +150,6 @@ def comment_lines(source: str) -> set[int]:
     return dropped
 
 
-_MARKS = frozenset("/'\"`")
-
-
-def _last_token(text: str) -> str:
-    """What a line without strings, templates or slashes leaves as ``before``."""
-    text = text.rstrip()
-    if not text:
-        return ""
-    if not (text[-1].isalnum() or text[-1] in "_$"):
-        return text[-1]
-    j = len(text)
-    while j > 0 and (text[j - 1].isalnum() or text[j - 1] in "_$"):
-        j -= 1
-    word = text[j:]
-    return word if word in REGEX_AFTER_WORDS else ")"
-
-
 def _string_end(line: str, start: int, quote: str) -> int:
     i = start + 1
     while i < len(line):
@@ -199,8 +198,9 @@ class LeanScripts(StaticFiles):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        # by path: (mtime_ns, size, stripped bytes); one dict assignment per script, so the worker
+        # threads need no lock (two stripping one script at once store the same bytes)
         self._stripped: dict[str, tuple[int, int, bytes]] = {}
-        self._lock = threading.Lock()
 
     def lookup_path(self, path: str) -> tuple[str, os.stat_result | None]:
         # Runs on a worker thread (StaticFiles.get_response): the stripping happens here.
@@ -219,8 +219,7 @@ class LeanScripts(StaticFiles):
             body = strip_comment_lines(raw.decode()).encode()
         except UnicodeDecodeError:
             body = raw
-        with self._lock:
-            self._stripped[full_path] = (stat_result.st_mtime_ns, stat_result.st_size, body)
+        self._stripped[full_path] = (stat_result.st_mtime_ns, stat_result.st_size, body)
 
     def file_response(self, full_path: Any, stat_result: os.stat_result, scope: Scope,
                       status_code: int = 200) -> Response:
