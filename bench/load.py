@@ -74,6 +74,8 @@ NAMES = ("Ada", "Bob", "Cy", "Di", "Ed", "Flo")
 GAMES: dict[str, tuple[int, str | None]] = {
     "london": (4, None),
     "game_of_thrones": (6, "engines.game_of_thrones:ENGINE"),
+    "relay": (4, "bench.floor_game:ENGINE"),
+    "relay_padded": (4, "bench.floor_game:PADDED"),
 }
 """A game's seats at the benchmark's tables and the engine path the server must host (None: a
 game the server hosts by default)."""

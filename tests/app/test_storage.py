@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+from datetime import UTC, datetime, timedelta
 
 from sqlalchemy import func, select
 
 from app.play.live import LiveTables
 from app.storage.db import make_engine, sessionmaker
-from app.storage.models import GameTable, MoveRecord, Snapshot
+from app.storage.models import GameTable, MoveRecord, Snapshot, utcnow
 from tests.support.play import play_one, started_table
 from tests.support.tinygame import ENGINE as TALLY
 
@@ -78,3 +79,12 @@ def test_a_snapshot_gives_the_same_state_as_a_full_replay(db_url):
     for seat, move in asyncio.run(moves()):
         TALLY.play(replayed, seat, move)
     assert TALLY.encode(replayed) == TALLY.encode(from_snapshot.state)
+
+
+def test_the_stored_time_is_utc_without_a_zone_to_the_microsecond() -> None:
+    before = datetime.now(UTC).replace(tzinfo=None)
+    stamp = utcnow()
+    after = datetime.now(UTC).replace(tzinfo=None)
+    assert stamp.tzinfo is None
+    assert before - timedelta(milliseconds=1) <= stamp <= after + timedelta(milliseconds=1)
+    assert len({utcnow().microsecond for _ in range(50)}) > 1  # not truncated to the second

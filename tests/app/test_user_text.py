@@ -48,9 +48,10 @@ def receive_until(ws: Any, kind: str, limit: int = 20) -> dict[str, Any]:
     raise AssertionError(f"no {kind} message")
 
 
-def error_for(ws: Any, message: dict[str, Any]) -> dict[str, Any] | None:
-    """Send a message, then a ping: the error it was answered with before the pong, if any."""
-    ws.send_text(orjson.dumps(message).decode())
+def error_for(ws: Any, message: dict[str, Any] | str) -> dict[str, Any] | None:
+    """Send a message (or this JSON text), then a ping: the error it was answered with before
+    the pong, if any."""
+    ws.send_text(message if isinstance(message, str) else orjson.dumps(message).decode())
     ws.send_text('{"type": "ping"}')
     error = None
     while (reply := ws.receive_json())["type"] != "pong":
@@ -107,8 +108,14 @@ def test_a_nul_in_a_websocket_message_is_answered_with_an_error_and_nothing_is_s
                     {"type": "private_message", "chat": 1, "text": "\x00"}):
             error = error_for(ws, bad)
             assert error is not None and error["error"] == "invalid_text" and "NUL" in error["message"], (bad, error)
+        for raw in ('{"type": "chat", "text": "by hand \\u0000"}', '{"type": "chat", "te\\u0000xt": "hi"}'):
+            error = error_for(ws, raw)
+            assert error is not None and error["error"] == "invalid_text", (raw, error)
         ws.send_text(orjson.dumps({"type": "chat", "text": "good luck"}).decode())
         assert [m["text"] for m in receive_until(ws, "chat")["messages"]] == ["good luck"]
+        # The six characters that write a NUL in JSON, themselves written as text, are no NUL.
+        ws.send_text(orjson.dumps({"type": "chat", "text": "JSON writes it \\u0000"}).decode())
+        assert [m["text"] for m in receive_until(ws, "chat")["messages"]] == ["JSON writes it \\u0000"]
     assert c.get(f"/api/seats/{token}").json()["seq"] == 0
 
 

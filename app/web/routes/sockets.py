@@ -261,7 +261,10 @@ async def handle(raw: str, conn: Connection, parlour: Parlour, live: LiveTable,
     # Limits count per seat (a spectator: per address), whatever the number of sockets it opens.
     who = (live.id, player.id) if player is not None else conn.address
     try:
-        refuse_nul(msg)  # in a chat, a move's keys or texts, anything: PostgreSQL cannot store it
+        # In a chat, a move's keys or texts, anything: PostgreSQL cannot store a NUL. JSON can
+        # only write one as an escape, so a message without "\u0000" is not walked (4 µs a move).
+        if "\\u0000" in raw:
+            refuse_nul(msg)
         if kind == "move":
             if player is None:
                 raise ApiError(403, "spectator", "Spectators cannot play moves.")
