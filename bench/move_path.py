@@ -6,6 +6,7 @@ kernel's socket work, measured in processor time, which other processes on a sha
 disturb far less than a load run's moves per second.
 
     .venv/bin/python bench/move_path.py --moves 3000 --rounds 5
+    .venv/bin/python bench/move_path.py --game relay   # the floor: a game whose rules cost nothing
     perf stat -e instructions:u .venv/bin/python bench/move_path.py --moves 3000 --rounds 1
 
 Run from another checkout (``git worktree add DIR COMMIT``; cd there) it measures that
@@ -54,8 +55,12 @@ async def _nothing(message: object) -> None:
     return None
 
 
-async def run(url: str, moves: int, rounds: int, seed: int) -> list[float]:
-    parlour = Parlour(Settings(database_url=url, engines=("engines.london:ENGINE",), public_url=None))
+GAMES = {"london": "engines.london:ENGINE", "relay": "bench.floor_game:ENGINE"}
+"""The games it plays: London, and Relay (bench/floor_game.py), whose rules cost next to nothing."""
+
+
+async def run(url: str, moves: int, rounds: int, seed: int, game: str = "london") -> list[float]:
+    parlour = Parlour(Settings(database_url=url, engines=(GAMES[game],), public_url=None))
     await parlour.start()
     Exporter(parlour)  # the server's /metrics histograms are fed on every move, as in the server
     rng = random.Random(seed)
@@ -69,7 +74,7 @@ async def run(url: str, moves: int, rounds: int, seed: int) -> list[float]:
             while done < moves:
                 live = await parlour.tables.get(table_id) if table_id is not None else None
                 if live is None or live.status != "playing":  # a new table: found, join, start, sockets
-                    ticket = await parlour.rooms.found("london", NAMES[0], {})
+                    ticket = await parlour.rooms.found(game, NAMES[0], {})
                     for name in NAMES[1:]:
                         await parlour.rooms.join(ticket.table_id, name)
                     await parlour.rooms.start(hash_token(ticket.token))
@@ -102,11 +107,12 @@ def main() -> None:
     p.add_argument("--moves", type=int, default=3000, help="moves per round")
     p.add_argument("--rounds", type=int, default=5)
     p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--game", choices=sorted(GAMES), default="london")
     a = p.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         url = f"sqlite+aiosqlite:///{Path(tmp) / 'parlour.db'}"
         migrate(url)
-        times = asyncio.run(run(url, a.moves, a.rounds, a.seed))
+        times = asyncio.run(run(url, a.moves, a.rounds, a.seed, a.game))
     print("  processor time per move, each round (µs):", " ".join(f"{1e6 * t:.0f}" for t in times))
     print(f"  median {1e6 * statistics.median(times):.0f} µs ({ROOT})")
 

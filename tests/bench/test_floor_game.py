@@ -3,10 +3,13 @@ that what it measures is the server's path for any move."""
 
 from __future__ import annotations
 
+import asyncio
+
 import orjson
 import pytest
 
-from bench import load
+from app.storage.db import migrate
+from bench import floor, load, move_path
 from bench.floor_game import ENGINE, PADDED
 from engines.base import IllegalMove
 
@@ -41,3 +44,25 @@ def test_quick_load_with_the_node_client_plays_relay_through_the_whole_server() 
     assert result["moves_s"] > 0
     check = result["moves_check"]
     assert check["moves_stored"] > 0 and check["moves_stored"] == check["moves_answered"], check
+
+
+def test_the_move_path_measures_relay_in_process(tmp_path) -> None:
+    url = f"sqlite+aiosqlite:///{tmp_path / 'parlour.db'}"
+    migrate(url)
+    per_move = asyncio.run(move_path.run(url, 40, 2, 1, "relay"))
+    assert len(per_move) == 2 and all(t > 0 for t in per_move)
+
+
+def test_the_floors_table_gives_each_servers_cost_a_move_and_the_cost_that_half_again_the_peer_allows() -> None:
+    def result(moves_s: float, cpu: float) -> dict[str, float]:
+        return {"moves_s": moves_s, "server_cpu_pct": cpu, "errors": 0}
+
+    got = {"peer": [result(1000, 100), result(2000, 100)], "london": [result(1500, 90), result(2000, 100)],
+           "relay": [result(2500, 100), result(2500, 100)], "relay_padded": [result(2000, 100), result(2000, 100)]}
+    assert floor.us_per_move(result(1500, 90)) == pytest.approx(600)
+    text = floor.document(got, 10, 2, 15)
+    london = next(line for line in text.splitlines() if line.startswith("| ours, London"))
+    assert "| 1,750 (1,500–2,000) |" in london and "| 550 (500–600) |" in london  # µs a move
+    assert "| 1.25 (1.00–1.50) |" in london  # ratio taken round by round
+    # 1.5 × the peer at a full core: 1e6 / 1,500 = 667 µs and 1e6 / 3,000 = 333 µs
+    assert "may cost the server 500 (333–667) µs" in text
