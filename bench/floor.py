@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import argparse
 import datetime
-import statistics
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -30,6 +29,7 @@ sys.path.insert(0, str(ROOT))
 from bench import load  # noqa: E402
 from bench.doc_block import write_block  # noqa: E402
 from bench.side_by_side import run_peer  # noqa: E402
+from bench.targets import spread  # noqa: E402
 
 SERVERS = [("peer", "the peer (boardgame.io), its own game"), ("london", "ours, London"),
            ("relay", "ours, Relay (views of a few numbers)"), ("relay_padded", "ours, Relay (views of about 3 KB)")]
@@ -46,12 +46,6 @@ def run(server: str, harness: Path, workdir: Path, tables: int, duration: float,
 def us_per_move(result: dict[str, Any]) -> float:
     """The server's processor time per move, µs."""
     return 1e6 * float(result["server_cpu_pct"]) / 100 / float(result["moves_s"])
-
-
-def spread(values: list[float], shape: str) -> str:
-    if len(values) == 1:
-        return shape.format(values[0])
-    return f"{shape.format(statistics.median(values))} ({shape.format(min(values))}–{shape.format(max(values))})"
 
 
 def rounds(harness: Path, workdir: Path, tables: int, repeat: int, duration: float, warmup: float,
