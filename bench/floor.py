@@ -11,7 +11,7 @@ of a few numbers) and Relay with London-sized views (about 3 KB). Every one at s
 cost is the server's processor time over the window divided by the moves: what "moves/s" means
 once the server's core is full. The table gives each one's median (min–max) over the rounds, its
 ratio to the peer's moves/s taken round by round, and the server time a move may cost for 1.5 ×
-the peer's moves/s in that round.
+the peer's moves per second of processor time in that round (the peer's cost a move ÷ 1.5).
 """
 
 from __future__ import annotations
@@ -61,7 +61,7 @@ def rounds(harness: Path, workdir: Path, tables: int, repeat: int, duration: flo
 
 def document(got: dict[str, list[dict[str, Any]]], tables: int, repeat: int, duration: float) -> str:
     peers = got["peer"]
-    allowed = [1e6 * float(p["server_cpu_pct"]) / 100 / (TARGET * float(p["moves_s"])) for p in peers]
+    allowed = [us_per_move(p) / TARGET for p in peers]
     rows = []
     for name, label in SERVERS:
         runs = got[name]
@@ -78,8 +78,9 @@ def document(got: dict[str, list[dict[str, Any]]], tables: int, repeat: int, dur
         "before it is shown): each one's median (min–max) over the rounds; the ratio is taken round by round.",
         "", "| server, game | moves/s | server CPU % | server µs a move | moves/s ÷ the peer's | errors |",
         "| --- | --- | --- | --- | --- | --- |", *rows, "",
-        f"For {TARGET:g} × the peer's moves/s at a full core, a move may cost the server "
-        f"{spread(allowed, '{:.0f}')} µs (round by round).",
+        f"For {TARGET:g} × the peer's moves per second of server processor time (its throughput per core), "
+        f"a move may cost our server the peer's cost a move ÷ {TARGET:g}: {spread(allowed, '{:.0f}')} µs "
+        "(round by round).",
     ])
 
 
