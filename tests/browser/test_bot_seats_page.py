@@ -35,6 +35,9 @@ def test_the_founder_seats_a_bot_in_the_waiting_room_and_it_plays_its_turns_to_t
     page = browser.new_context(**context_args("phone")).new_page()
     page.goto(server.base + "/?game=tally")
     page.get_by_label("Your name").fill("Ada")
+    # A tally of 51 takes at least six plays (a card is at most 9): Ada has her three turns below
+    # before the game can end, whichever seat the lot puts first (at 31 it could end after four).
+    page.locator("select[name=option_target]").select_option("51")
     page.get_by_role("button", name=re.compile("Found a new game")).click()
     expect(page.get_by_text("The waiting room")).to_be_visible()
     start = page.get_by_role("button", name="Begin the game")
@@ -65,7 +68,7 @@ def test_the_founder_seats_a_bot_in_the_waiting_room_and_it_plays_its_turns_to_t
     yours_or_end = ("() => document.querySelector('#prompt').classList.contains('yours')"
                     " || !document.getElementById('result').hidden")
     last_seq = "() => Math.max(0, ...[...document.querySelectorAll('#log li[data-seq]')].map((li) => +li.dataset.seq))"
-    for _ in range(40):
+    for _ in range(60):  # a tally of 51 in cards of at least 1: at most 26 turns of Ada's
         page.wait_for_function(yours_or_end, timeout=15000)
         if page.locator("#result").is_visible():
             break
