@@ -17,7 +17,7 @@ it).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from engines.base import Event, IllegalMove, Move, Option, Result, View
@@ -54,6 +54,10 @@ TURN = Turn(
 )
 
 
+def pad_option(default: int) -> Option:
+    return Option("pad", "View padding", (0, 1000, 3000), default, "Bytes of public text in each view.")
+
+
 class Relay(KitEngine[RelayState]):
     id = "relay"
     title = "Relay"
@@ -62,7 +66,7 @@ class Relay(KitEngine[RelayState]):
     max_seats = 6
     options = (
         Option("length", "Moves", (200, 700, 2000), 700, "The moves a game lasts."),
-        Option("pad", "View padding", (0, 1000, 3000), 0, "Bytes of public text in each view."),
+        pad_option(0),
     )
     State = RelayState
     MOVES = MoveSchema(MoveSpec("pass", hand=INT), game="Relay")
@@ -108,7 +112,7 @@ class Relay(KitEngine[RelayState]):
         return Result((state.winner,), scores, {"moves": state.moves})
 
     def determinize(self, state: RelayState, seat: int | None, rng: Any) -> RelayState:
-        return RelayState(state.seats, state.length, state.pad, state.current, state.moves, state.winner)
+        return replace(state)  # nothing is hidden: a copy
 
 
 class PaddedRelay(Relay):
@@ -116,8 +120,7 @@ class PaddedRelay(Relay):
 
     id = "relay_padded"
     title = "Relay (padded views)"
-    options = (Relay.options[0], Option("pad", "View padding", (0, 1000, 3000), 3000,
-                                        "Bytes of public text in each view."))
+    options = (Relay.options[0], pad_option(3000))
 
 
 ENGINE = Relay()
