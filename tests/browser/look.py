@@ -49,12 +49,84 @@ def axe(page: Page, rules: list[str] | None = None, scope: str | None = None) ->
         options["runOnly"] = {"type": "rule", "values": rules}
     else:
         options["runOnly"] = {"type": "tag", "values": AXE_TAGS}
-    found = page.evaluate("async ([o, s]) => (await axe.run(s ? document.querySelector(s) : document, o)).violations",
-                          [options, scope])
-    return [{"id": v["id"], "impact": v["impact"], "help": v["help"],
-             "nodes": [{"target": n["target"], "summary": n.get("failureSummary", "")[:300]} for n in v["nodes"][:6]],
-             "count": len(v["nodes"])}
-            for v in found if v["impact"] in ("serious", "critical")]
+    # the scroll offsets before and after: a page scrolled during the run is told with its findings
+    found, moved = page.evaluate("""async ([o, s]) => { const at = () => [scrollX, scrollY], before = at();
+        const v = (await axe.run(s ? document.querySelector(s) : document, o)).violations;
+        return [v, String(before) === String(at()) ? null : [before, at()]]; }""", [options, scope])
+    serious = [{"id": v["id"], "impact": v["impact"], "help": v["help"],
+                "nodes": [{"target": n["target"], "summary": n.get("failureSummary", "")[:300]}
+                          for n in v["nodes"][:6]],
+                "count": len(v["nodes"])}
+               for v in found if v["impact"] in ("serious", "critical")]
+    for v in serious:
+        if moved:
+            v["scrolled_during_the_run"] = moved
+        if v["id"] == "target-size":
+            # a covered control is told with what covers it: the cover is often a passing thing (a
+            # popover, a toast) that a screenshot taken later no longer shows
+            for n in v["nodes"]:
+                n["covered_by"] = page.evaluate(COVERS_JS, n["target"][-1])
+    return serious
+
+
+# Resolves once the page has kept still for a few frames: the same scroll offsets and the same
+# boxes for the header, the board and the action bar (a view that arrived late redraws, a scroll
+# still under way moves everything: axe measures its boxes over many frames and would see a
+# control where it no longer is).
+STILL_JS = """(frames) => new Promise((done) => {
+  const look = () => JSON.stringify([scrollX, scrollY, innerWidth, innerHeight,
+    ...[".table-head, header", "#board", "#action-bar"].map((s) => { const e = document.querySelector(s);
+      return e ? Object.values(e.getBoundingClientRect().toJSON()) : null; })]);
+  const until = performance.now() + 5000;
+  let last = look(), same = 0;
+  const tick = () => { const now = look(); same = now === last ? same + 1 : 0; last = now;
+    if (same >= frames || performance.now() > until) done(same >= frames); else requestAnimationFrame(tick); };
+  requestAnimationFrame(tick);
+})"""
+
+
+def still(page: Page, frames: int = 5) -> bool:
+    """Waits until the page has stopped moving (see STILL_JS): False when it still moved after
+    five seconds."""
+    return bool(page.evaluate(STILL_JS, frames))
+
+
+def axe_at_rest(page: Page) -> list[dict[str, Any]]:
+    """axe's serious findings on a page that has stopped moving; a finding that is gone once the
+    page has kept still again is printed (with what covered the control, when that was the
+    finding) and not returned: it was a moment of a redraw, not the page a player sees."""
+    still(page)
+    found = axe(page)
+    if not found:
+        return found
+    still(page, 30)
+    again = axe(page)
+    if not again:
+        print(f"axe: gone once the page kept still: {found}")
+    return again
+
+
+# What lies over a control: the topmost element at points across its box that is neither the
+# control nor inside it, with its box and position.
+COVERS_JS = """(sel) => {
+  const t = document.querySelector(sel); if (!t) return [];
+  const r = t.getBoundingClientRect(), seen = new Map();
+  for (const fx of [.1, .3, .5, .7, .9]) for (const fy of [.2, .5, .8]) {
+    const x = r.left + r.width * fx, y = r.top + r.height * fy;
+    for (const e of document.elementsFromPoint(x, y)) {
+      if (e === t || t.contains(e)) break;
+      if (seen.has(e)) break;
+      const b = e.getBoundingClientRect(), cs = getComputedStyle(e);
+      const cls = e.getAttribute("class") || "";
+      seen.set(e, {tag: e.tagName.toLowerCase(), id: e.id, cls,
+        box: [b.left, b.top, b.width, b.height].map(Math.round), position: cs.position, pointer: cs.pointerEvents,
+        html: e.outerHTML.slice(0, 160)});
+      break;
+    }
+  }
+  return {box: [r.left, r.top, r.width, r.height].map((v) => Math.round(v * 10) / 10), scrollY: window.scrollY,
+          scrollX: window.scrollX, covers: [...seen.values()]};
+}"""
 
 
 # The contrast of each visible text node against the colour behind it, found by walking up to
