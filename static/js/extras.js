@@ -33,19 +33,21 @@ export function chime() {
 
 // The end's box: the winner (unless the game's renderer names it), scores, play again, the seed.
 export function result(state, boot, nameOf, flash, box) {
-  // redrawn only when changed (a link being clicked stays)
-  const key = JSON.stringify([state.ownResult, state.result, state.table && state.table.players, state.again, state.seed]);
+  // who was a bot at the end, in words (a seat handed to one keeps its player's name)
+  const bots = (state.table ? state.table.players : []).filter((p) => p.bot && p.seat !== null)
+    .map((p) => p.is_bot ? `${p.name} (a bot, ${p.bot})` : `${p.name}'s seat (a ${p.bot} bot played it)`);
+  const names = (state.result.scores || []).map((_, i) => nameOf(i));
+  // redrawn only when what it says changed: a link being clicked stays (a player coming or going
+  // changes the table's summary, not this box)
+  const key = JSON.stringify([state.ownResult, state.result, names, bots, state.again, state.seed, !!boot.you]);
   if (box.dataset.drawn === key) return;
   box.dataset.drawn = key;
   const parts = [];
   if (!state.ownResult) {
     const winners = state.result.winners.map(nameOf);
     parts.push(el("h2", { text: winners.length === 1 ? `${winners[0]} wins` : winners.length ? `Shared victory: ${winners.join(", ")}` : "Everyone loses — nobody wins" }),
-      el("p", { text: "Scores: " + state.result.scores.map((s, i) => `${nameOf(i)} ${String(s).replace("-", "−")}`).join(" · ") }));
+      el("p", { text: "Scores: " + state.result.scores.map((s, i) => `${names[i]} ${String(s).replace("-", "−")}`).join(" · ") }));
   }
-  // who was a bot at the end, in words (a seat handed to one keeps its player's name)
-  const bots = (state.table ? state.table.players : []).filter((p) => p.bot && p.seat !== null)
-    .map((p) => p.is_bot ? `${p.name} (a bot, ${p.bot})` : `${p.name}'s seat (a ${p.bot} bot played it)`);
   if (bots.length) parts.push(el("p", { class: "bots-at-end", text: `Bots at the end: ${bots.join(", ")}.` }));
   const next = el("p", { class: "next-game" });
   if (state.again) next.append(el("a", { class: "button primary play-again", href: boot.you ? location.pathname + "/again" : state.again.href, text: state.again.mine ? "Go to your new table" : `Join ${state.again.by}'s new table` }));

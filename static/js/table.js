@@ -433,6 +433,9 @@ function setupSound() {
 function renderResult() {
   const box = $("result");
   if (!state.result) { box.hidden = true; return; }
+  // not before the board is drawn: the game's renderer says whether it names the winner itself,
+  // and a box drawn before that would be drawn again (its links replaced under the pointer)
+  if (!state.ctx) return;
   box.hidden = false;
   import("./extras.js").then((m) => { m.result(state, boot, nameOf, flash, box); extras(); });
 }

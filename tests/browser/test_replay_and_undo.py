@@ -153,6 +153,45 @@ def test_a_finished_game_is_stepped_through_with_the_keys_on_its_replay_page(bro
     assert axe(mine) == []
 
 
+# every link to a replay and every heading put into the end's box, counted as they come
+COUNT_INSERTS = """new MutationObserver((changes) => {
+  for (const c of changes) for (const n of c.addedNodes) if (n.nodeType === 1) {
+    window.endInserts = window.endInserts || {links: 0, headings: 0};
+    window.endInserts.links += n.matches("a.replay") ? 1 : n.querySelectorAll("a.replay").length;
+    window.endInserts.headings += n.matches("h2") ? 1 : n.querySelectorAll("h2").length;
+  }
+}).observe(document, {childList: true, subtree: true});"""
+
+
+def test_the_end_box_is_drawn_once_after_the_board_so_its_replay_links_stay_under_the_pointer(browser: Browser,
+                                                                                                server):
+    """The game's renderer says whether it names the winner itself: the end's box waits for it,
+    instead of being drawn with a winner's heading and drawn again without (its links replaced
+    while a player reaches for them). The renderer is held back to make the order certain."""
+    api = httpx.Client(base_url=server.base, timeout=30)
+    t = finished_london(api)
+    end = browser.new_context(**context_args("laptop")).new_page()
+    end.add_init_script(COUNT_INSERTS)
+    held: list[Any] = []
+    end.route("**/static/games/london/renderer.js*", lambda route: held.append(route))
+    end.goto(f"{server.base}/seat/{t['by_seat'][1]}")
+    expect(end.locator("#players .seat")).to_have_count(2)  # the view has come
+    # the end's module has come (the page asks for it with the first view of a finished game)
+    end.wait_for_function("() => performance.getEntriesByType('resource').some((r) => r.name.includes('/extras.js'))")
+    end.wait_for_timeout(500)  # and time for a box drawn too early to be drawn
+    assert held, "the renderer was never asked for"
+    assert end.locator("#result").is_hidden()
+    for route in held:
+        route.continue_()
+    expect(end.get_by_role("link", name="Watch the replay")).to_be_visible()
+    expect(end.get_by_role("link", name="Replay from your seat")).to_be_visible()
+    end.wait_for_timeout(300)
+    inserts = end.evaluate("window.endInserts")
+    assert inserts["links"] == 2, inserts  # each link once
+    assert end.locator("#result h2").count() == 0  # London's board names the winner
+    end.context.close()
+
+
 @pytest.fixture(scope="module")
 def tower(tmp_path_factory: pytest.TempPathFactory) -> Any:
     from tests.support.server import ServerProcess
