@@ -54,7 +54,10 @@ def axe(page: Page, rules: list[str] | None = None, scope: str | None = None) ->
         const v = (await axe.run(s ? document.querySelector(s) : document, o)).violations;
         return [v, String(before) === String(at()) ? null : [before, at()]]; }""", [options, scope])
     serious = [{"id": v["id"], "impact": v["impact"], "help": v["help"],
-                "nodes": [{"target": n["target"], "summary": n.get("failureSummary", "")[:300]}
+                "nodes": [{"target": n["target"], "summary": n.get("failureSummary", "")[:300],
+                           # the elements axe names as the cause (a covering one, a too-near neighbour)
+                           "related": sorted({str(r["target"]) for k in ("any", "all", "none")
+                                              for c in n.get(k, []) for r in c.get("relatedNodes", [])})[:6]}
                           for n in v["nodes"][:6]],
                 "count": len(v["nodes"])}
                for v in found if v["impact"] in ("serious", "critical")]
@@ -62,17 +65,16 @@ def axe(page: Page, rules: list[str] | None = None, scope: str | None = None) ->
         if moved:
             v["scrolled_during_the_run"] = moved
         if v["id"] == "target-size":
-            # a covered control is told with what covers it: the cover is often a passing thing (a
-            # popover, a toast) that a screenshot taken later no longer shows
+            # a covered control is told with what the browser finds over it: a passing thing (a
+            # popover, a toast) a later screenshot no longer shows, or nothing when axe was misled
+            # (it measures boxes and not clips: a clipped element's box reaches past its clip)
             for n in v["nodes"]:
                 n["covered_by"] = page.evaluate(COVERS_JS, n["target"][-1])
     return serious
 
 
 # Resolves once the page has kept still for a few frames: the same scroll offsets and the same
-# boxes for the header, the board and the action bar (a view that arrived late redraws, a scroll
-# still under way moves everything: axe measures its boxes over many frames and would see a
-# control where it no longer is).
+# boxes for the header, the board and the action bar.
 STILL_JS = """(frames) => new Promise((done) => {
   const look = () => JSON.stringify([scrollX, scrollY, innerWidth, innerHeight,
     ...[".table-head, header", "#board", "#action-bar"].map((s) => { const e = document.querySelector(s);
@@ -92,18 +94,10 @@ def still(page: Page, frames: int = 5) -> bool:
 
 
 def axe_at_rest(page: Page) -> list[dict[str, Any]]:
-    """axe's serious findings on a page that has stopped moving; a finding that is gone once the
-    page has kept still again is printed (with what covered the control, when that was the
-    finding) and not returned: it was a moment of a redraw, not the page a player sees."""
+    """axe's serious findings on a page that has stopped moving (a view come late, a scroll
+    still under way: axe takes its boxes over many frames)."""
     still(page)
-    found = axe(page)
-    if not found:
-        return found
-    still(page, 30)
-    again = axe(page)
-    if not again:
-        print(f"axe: gone once the page kept still: {found}")
-    return again
+    return axe(page)
 
 
 # What lies over a control: the topmost element at points across its box that is neither the
