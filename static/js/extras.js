@@ -39,7 +39,7 @@ export function result(state, boot, nameOf, flash, box) {
   const names = (state.result.scores || []).map((_, i) => nameOf(i));
   // redrawn only when what it says changed: a link being clicked stays (a player coming or going
   // changes the table's summary, not this box)
-  const key = JSON.stringify([state.ownResult, state.result, names, bots, state.again, state.seed, !!boot.you]);
+  const key = JSON.stringify([state.ownResult, state.result, names, bots, state.again, state.seed]);
   if (box.dataset.drawn === key) return;
   box.dataset.drawn = key;
   const parts = [];

@@ -49,10 +49,8 @@ def axe(page: Page, rules: list[str] | None = None, scope: str | None = None) ->
         options["runOnly"] = {"type": "rule", "values": rules}
     else:
         options["runOnly"] = {"type": "tag", "values": AXE_TAGS}
-    # the scroll offsets before and after: a page scrolled during the run is told with its findings
-    found, moved = page.evaluate("""async ([o, s]) => { const at = () => [scrollX, scrollY], before = at();
-        const v = (await axe.run(s ? document.querySelector(s) : document, o)).violations;
-        return [v, String(before) === String(at()) ? null : [before, at()]]; }""", [options, scope])
+    found = page.evaluate("async ([o, s]) => (await axe.run(s ? document.querySelector(s) : document, o)).violations",
+                          [options, scope])
     serious = [{"id": v["id"], "impact": v["impact"], "help": v["help"],
                 "nodes": [{"target": n["target"], "summary": n.get("failureSummary", "")[:300],
                            # the elements axe names as the cause (a covering one, a too-near neighbour)
@@ -62,8 +60,6 @@ def axe(page: Page, rules: list[str] | None = None, scope: str | None = None) ->
                 "count": len(v["nodes"])}
                for v in found if v["impact"] in ("serious", "critical")]
     for v in serious:
-        if moved:
-            v["scrolled_during_the_run"] = moved
         if v["id"] == "target-size":
             # a covered control is told with what the browser finds over it: a passing thing (a
             # popover, a toast) a later screenshot no longer shows, or nothing when axe was misled
@@ -100,23 +96,18 @@ def axe_at_rest(page: Page) -> list[dict[str, Any]]:
     return axe(page)
 
 
-# What lies over a control: the topmost element at points across its box that is neither the
-# control nor inside it, with its box and position.
+# What lies over a control: the topmost element at points across its box, when it is neither the
+# control nor inside it.
 COVERS_JS = """(sel) => {
-  const t = document.querySelector(sel); if (!t) return [];
+  const t = document.querySelector(sel); if (!t) return null;
   const r = t.getBoundingClientRect(), seen = new Map();
   for (const fx of [.1, .3, .5, .7, .9]) for (const fy of [.2, .5, .8]) {
-    const x = r.left + r.width * fx, y = r.top + r.height * fy;
-    for (const e of document.elementsFromPoint(x, y)) {
-      if (e === t || t.contains(e)) break;
-      if (seen.has(e)) break;
-      const b = e.getBoundingClientRect(), cs = getComputedStyle(e);
-      const cls = e.getAttribute("class") || "";
-      seen.set(e, {tag: e.tagName.toLowerCase(), id: e.id, cls,
-        box: [b.left, b.top, b.width, b.height].map(Math.round), position: cs.position, pointer: cs.pointerEvents,
-        html: e.outerHTML.slice(0, 160)});
-      break;
-    }
+    const e = document.elementFromPoint(r.left + r.width * fx, r.top + r.height * fy);
+    if (!e || e === t || t.contains(e) || seen.has(e)) continue;
+    const b = e.getBoundingClientRect(), cs = getComputedStyle(e);
+    seen.set(e, {tag: e.tagName.toLowerCase(), id: e.id, cls: e.getAttribute("class") || "",
+      box: [b.left, b.top, b.width, b.height].map(Math.round), position: cs.position, pointer: cs.pointerEvents,
+      html: e.outerHTML.slice(0, 160)});
   }
   return {box: [r.left, r.top, r.width, r.height].map((v) => Math.round(v * 10) / 10), scrollY: window.scrollY,
           scrollX: window.scrollX, covers: [...seen.values()]};
